@@ -1,0 +1,61 @@
+"""Classroom Games: the application factory.
+
+create_app() wires configuration, the database, the table service, the
+blueprints and the Socket.IO handlers. Nothing here imports eventlet: the
+server entry point (app/__main__.py) chooses and monkey-patches it.
+"""
+from __future__ import annotations
+
+from flask import Flask
+
+from app import config as config_module
+from app.extensions import socketio
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "frame-ancestors 'none'; form-action 'self'")
+
+
+def create_app(overrides: dict | None = None) -> Flask:
+    root = config_module.PROJECT_ROOT
+    app = Flask(__name__, template_folder=str(root / "templates"), static_folder=str(root / "static"),
+                instance_path=config_module.instance_dir().as_posix())
+    app.config.update(config_module.from_environment())
+    app.config.update(overrides or {})
+
+    from app.accounts import Accounts
+    from app.classes import ClassService
+    from app.db import make_engine
+    from app.tables import TableService
+
+    db = make_engine(app.config["DATABASE_URL"])
+    app.extensions["db"] = db
+    app.extensions["accounts"] = Accounts(db)
+    tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"])
+    app.extensions["tables"] = tables
+    app.extensions["classes"] = ClassService(db, tables)
+
+    from app.api import bp as api_bp
+    from app.facilitator import bp as facilitator_bp
+    from app.player import bp as player_bp
+
+    app.register_blueprint(player_bp)
+    app.register_blueprint(facilitator_bp, url_prefix="/facilitator")
+    app.register_blueprint(api_bp, url_prefix="/api")
+
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
+                      message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    from app import realtime  # noqa: F401  (registers the Socket.IO handlers)
+
+    from app.cli import register as register_cli
+    register_cli(app)
+
+    @app.after_request
+    def _security_headers(response):
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        return response
+
+    return app

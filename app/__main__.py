@@ -1,0 +1,44 @@
+"""The real server: `python -m app --host HOST --port PORT`.
+
+This is the only module that touches eventlet: it monkey-patches before
+anything else is imported, then runs Flask-SocketIO's eventlet server with the
+configured database and message queue.
+"""
+import os
+import sys
+
+ASYNC_MODE = os.environ.setdefault("ASYNC_MODE", "eventlet")
+if ASYNC_MODE == "eventlet":
+    import eventlet
+
+    eventlet.monkey_patch()
+
+import argparse  # noqa: E402
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m app", description="Run the Classroom Games server.")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all interfaces)")
+    parser.add_argument("--port", type=int, default=5000)
+    args = parser.parse_args(argv)
+
+    from app import create_app
+    from app.extensions import socketio
+    from app.netaddr import lan_address
+
+    app = create_app()
+    accounts = app.extensions["accounts"]
+    shown_host = args.host if args.host not in ("0.0.0.0", "::") else (lan_address() or "127.0.0.1")
+    base = app.config["PUBLIC_URL"] or f"http://{shown_host}:{args.port}"
+    print(f"Classroom Games is running. Open {base}/ (students) or {base}/facilitator/ (teacher).", flush=True)
+    setup = accounts.setup_link_token()
+    if setup:
+        print(f"No facilitator account yet. Create one (this link works once): {base}/facilitator/setup/{setup}",
+              flush=True)
+        print("  or run: flask --app app facilitator add NAME --password PASSWORD", flush=True)
+    sys.stdout.flush()
+    socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False)
+
+
+if __name__ == "__main__":
+    main()

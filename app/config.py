@@ -1,0 +1,49 @@
+"""Settings, read from the environment (12-factor) with embedded defaults.
+
+| variable                | default                               |
+|-------------------------|---------------------------------------|
+| DATABASE_URL            | sqlite:///<instance>/classroom.db     |
+| SECRET_KEY              | generated once into instance/secret_key |
+| PUBLIC_URL              | (LAN address of this machine)         |
+| SOCKETIO_MESSAGE_QUEUE  | (none: single process)                |
+| ASYNC_MODE              | threading (python -m app: eventlet)   |
+| BOT_DELAY_SCALE         | 1.0 (0 makes computer moves instant)  |
+"""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def instance_dir() -> Path:
+    path = Path(os.environ.get("INSTANCE_PATH", PROJECT_ROOT / "instance"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _secret_key(instance: Path) -> str:
+    """A stable random key kept in the instance folder, so sessions survive restarts."""
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def from_environment() -> dict:
+    instance = instance_dir()
+    return {
+        "INSTANCE_PATH": str(instance),
+        "DATABASE_URL": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'classroom.db'}",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or _secret_key(instance),
+        "PUBLIC_URL": (os.environ.get("PUBLIC_URL") or "").rstrip("/"),
+        "SOCKETIO_MESSAGE_QUEUE": os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None,
+        "ASYNC_MODE": os.environ.get("ASYNC_MODE") or "threading",
+        "BOT_DELAY_SCALE": float(os.environ.get("BOT_DELAY_SCALE", "1.0")),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+    }

@@ -1,0 +1,59 @@
+"""Card faces for War: a plain 52-card deck where only the rank matters.
+
+A card in the game state is an opaque id ("c0".."c51"); its face lives in the
+state's `faces` table as a two-letter code, rank then suit: "QH" is the Queen
+of Hearts, "TS" the 10 of Spades. (Strings keep the state cheap to copy.) Ids are handed out after shuffling, so
+an id tells nobody anything about the face.
+"""
+from __future__ import annotations
+
+from ..contract import Rng
+
+SUITS = ("S", "H", "D", "C")
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAME = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+RANKS = tuple(range(2, 15))  # 11 = Jack, 12 = Queen, 13 = King, 14 = Ace
+_COURT_LABEL = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_COURT_NAME = {11: "Jack", 12: "Queen", 13: "King", 14: "Ace"}
+RANK_CHAR = {r: "23456789TJQKA"[r - 2] for r in RANKS}
+RANK_OF = {c: r for r, c in RANK_CHAR.items()}
+
+
+def code(rank: int, suit: str) -> str:
+    return RANK_CHAR[rank] + suit
+
+
+def rank_of(code_: str) -> int:
+    return RANK_OF[code_[0]]
+
+
+def rank_label(rank: int) -> str:
+    return _COURT_LABEL.get(rank, str(rank))
+
+
+def rank_name(rank: int, plural: bool = False) -> str:
+    name = _COURT_NAME.get(rank, str(rank))
+    return name + "s" if plural else name
+
+
+def shuffled_faces(rng: Rng) -> list[str]:
+    """The 52 face codes in a random order drawn from `rng`."""
+    faces = [code(rank, suit) for suit in SUITS for rank in RANKS]
+    rng.shuffle(faces)
+    return faces
+
+
+def face(faces: dict, cid: str) -> dict:
+    """What a face-up card looks like to a player, without its id."""
+    rank, suit = rank_of(faces[cid]), faces[cid][1]
+    return {
+        "rank": rank,
+        "label": rank_label(rank),
+        "suit": SUIT_SYMBOL[suit],
+        "name": f"{rank_name(rank)} of {SUIT_NAME[suit]}",
+    }
+
+
+def card_view(faces: dict, cid: str) -> dict:
+    """A face-up card that is still on the table: its id may be shown."""
+    return {"id": cid, **face(faces, cid)}

@@ -1,0 +1,587 @@
+"""War, Classic mode: a pure, deterministic state machine (see DESIGN.md).
+
+Digital table flow: a battle waits for every participant to tap `reveal`, in
+any order; the last tap resolves the battle inside the same `apply`. Ties
+start a war stage among the tied players only, and so on until someone takes
+the pot (or, in rare knock-out cases, the pot carries over or the game ends).
+
+State is plain JSON. Seats are list indices; cards are opaque ids whose faces
+sit in `state["faces"]`; decks list ids top first. See `_initial_state` for
+the full shape.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from ..contract import IllegalAction, Option, Rng, clone, log, resolve_options
+from . import cards
+from .rulings import rule
+
+KEY = "war"
+TITLE = "War"
+VERSION = "war-classic-1"
+MIN_SEATS = 2
+MAX_SEATS = 6
+BLURB = "The classic card battle: everyone flips a card, the highest takes them all, and ties mean war."
+OPTIONS = [
+    Option("mode", "Mode", "classic", ("classic",),
+           help="Classic plays the pure rules: reveal, highest card wins, ties go to war."),
+]
+
+FACILITATOR = "facilitator"
+BOARD = "board"
+SPEEDS = (0, 1, 2, 4)                   # 0 = auto-play off
+AUTO_DELAY = {1: 1.2, 2: 0.6, 4: 0.3}   # seconds between automatic reveals
+WAR_DOWN = 3                            # face-down cards per war stage
+BATTLE_LIMIT = 5000                     # battles before sudden death starts
+SUDDEN_DEATH_BATTLES = 20
+
+
+# --------------------------------------------------------------------------
+# Small helpers
+
+def _fail(code: str, message: str):
+    raise IllegalAction(code, message)
+
+
+def _rank(s: dict, cid: str) -> int:
+    return cards.rank_of(s["faces"][cid])
+
+
+def _name(s: dict, seat: int) -> str:
+    return s["names"][seat]
+
+
+def _names(s: dict, seats: list[int]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
+    names = [_name(s, p) for p in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _is_out(s: dict, seat: int) -> bool:
+    return s["out"][seat] is not None
+
+
+def _active(s: dict) -> list[int]:
+    return [p for p in range(len(s["names"])) if not _is_out(s, p)]
+
+
+def _waiting(s: dict) -> list[int]:
+    return [p for p in s["participants"] if p not in s["taps"]]
+
+
+def _seat_of(s: dict, actor) -> int | str:
+    """Validate who is acting: a seat index or the facilitator."""
+    if actor == FACILITATOR:
+        return actor
+    if isinstance(actor, int) and not isinstance(actor, bool) and 0 <= actor < len(s["names"]):
+        return actor
+    if actor == BOARD:
+        _fail("forbidden", "The board only shows the game; it cannot make moves.")
+    _fail("forbidden", "That player is not at this table.")
+
+
+# --------------------------------------------------------------------------
+# Setting up
+
+def new(options: dict, seats: list[str], seed: int) -> dict:
+    """Shuffle, hand out ids after the shuffle, and deal round-robin from seat 0."""
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        _fail("illegal", f"War needs {MIN_SEATS} to {MAX_SEATS} players.")
+    rng = Rng.from_seed(seed)
+    faces = cards.shuffled_faces(rng)
+    decks = [[] for _ in seats]
+    for i in range(len(faces)):
+        decks[i % len(seats)].append(faces[i])
+    return new_with_decks(options, seats, decks, rng.state)
+
+
+def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_state: int) -> dict:
+    """A fresh game whose decks (face codes like "QH", top first) are given.
+
+    `new` uses it after dealing; tests use it to rig situations. Card ids are
+    numbered in deal order, which is already random in a real game.
+    """
+    n = len(seats)
+    faces, id_decks = {}, []
+    for deck in decks:
+        ids = []
+        for face_code in deck:
+            cid = f"c{len(faces)}"
+            faces[cid] = face_code
+            ids.append(cid)
+        id_decks.append(ids)
+    s = {
+        "game": KEY,
+        "version": VERSION,
+        "options": resolve_options(OPTIONS, options),
+        "names": list(seats),
+        "status": "playing",
+        "rng": rng_state,
+        "faces": faces,             # card id -> face code such as "QH"
+        "decks": id_decks,          # per seat, top card first
+        "battle": 1,                # number of the battle being played
+        "stage": 0,                 # 0 = the first reveal; k = k-th war of this battle
+        "participants": [],         # seats that reveal in this stage, seat order
+        "taps": [],                 # seats that have revealed in this stage, tap order
+        "pot": [],                  # {"id", "seat", "down"} in commitment order
+        "carried": 0,               # how many pot cards came over from earlier battles
+        "showing": [None] * n,      # each seat's latest face-up card in this battle
+        "spent": [[0, 0] for _ in seats],  # [cards, rank total] put in this battle
+        "last_up": [0] * n,         # rank of each seat's final face-up reveal
+        "wins": [0] * n,            # battles won
+        "out": [None] * n,          # once knocked out: {"moment", "battle", "cards", "value"}
+        "moment": 0,                # counts knock-out moments (later = ranks higher)
+        "autoplay": [0] * n,        # auto-play speed per seat (0 = off)
+        "cycle": {"mark": None, "power": 1, "lam": 0, "repeats": 0},
+        "sudden": None,             # {"reason", "first_battle", "left"} during sudden death
+        "noted": [],                # once-per-game rulings already logged
+        "last": None,               # summary of the last resolution
+        "result": None,
+    }
+    _start_battle(s)  # the first position is recorded; it cannot be a repeat
+    return s
+
+
+# --------------------------------------------------------------------------
+# What each viewer may do
+
+def actions(state: dict, viewer) -> list[dict]:
+    if state["status"] != "playing":
+        return []
+    if viewer == FACILITATOR:
+        return [{"type": "end"}]
+    if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < len(state["names"]):
+        return []
+    if _is_out(state, viewer):
+        return []
+    listed = []
+    if viewer in _waiting(state):
+        listed.append({"type": "reveal"})
+    listed += [{"type": "autoplay", "speed": sp} for sp in SPEEDS if sp != state["autoplay"][viewer]]
+    return listed
+
+
+def _check_payload(action) -> str:
+    """Reject malformed actions before looking at whose turn it is."""
+    if not isinstance(action, dict) or "type" not in action:
+        _fail("illegal", "That is not a move in War.")
+    kind = action["type"]
+    fields = {"reveal": {"type"}, "end": {"type"}, "autoplay": {"type", "speed"}}
+    if kind not in fields:
+        _fail("illegal", "That is not a move in War.")
+    if set(action) != fields[kind]:
+        _fail("illegal", "That move has the wrong details.")
+    if kind == "autoplay":
+        speed = action["speed"]
+        if isinstance(speed, bool) or speed not in SPEEDS:
+            _fail("illegal", "Auto-play speed must be 0 (off), 1, 2 or 4.")
+    return kind
+
+
+def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
+    seat = _seat_of(state, actor)
+    if state["status"] != "playing":
+        _fail("game_over", "The game is over.")
+    kind = _check_payload(action)
+    if kind == "end":
+        if seat != FACILITATOR:
+            _fail("forbidden", "Only the facilitator can end the game.")
+        s = clone(state)
+        return s, _end_by_facilitator(s)
+    if seat == FACILITATOR:
+        _fail("forbidden", "The facilitator cannot play for a player.")
+    if _is_out(state, seat):
+        _fail("not_your_turn", "You are out of this game.")
+    s = clone(state)
+    if kind == "autoplay":
+        return s, _set_autoplay(s, seat, action["speed"])
+    return s, _reveal(s, seat)
+
+
+def _set_autoplay(s: dict, seat: int, speed: int) -> list[dict]:
+    if s["autoplay"][seat] == speed:
+        _fail("illegal", "Auto-play is already set to that speed.")
+    s["autoplay"][seat] = speed
+    text = (f"{_name(s, seat)} turns auto-play off." if speed == 0
+            else f"{_name(s, seat)} turns auto-play on at speed {speed}.")
+    return [log("autoplay", text, seat=seat, speed=speed)]
+
+
+# --------------------------------------------------------------------------
+# Revealing and resolving
+
+def _commit(s: dict, seat: int, cid: str, down: bool) -> None:
+    """Move a card into the pot, remembering who put it in and how."""
+    s["pot"].append({"id": cid, "seat": seat, "down": down})
+    s["spent"][seat][0] += 1
+    s["spent"][seat][1] += _rank(s, cid)
+
+
+def _reveal(s: dict, seat: int) -> list[dict]:
+    if seat not in _waiting(s):
+        if seat in s["participants"]:
+            _fail("not_your_turn", "You have already revealed. Wait for the others.")
+        _fail("not_your_turn", "You are not in this war. Wait for the tied players.")
+    deck = s["decks"][seat]
+    s["taps"].append(seat)
+    battle, stage = s["battle"], s["stage"]
+    if stage == 0:
+        verb = "reveals"
+    else:
+        # Exactly three face down, then one face up (the stage start made sure
+        # every remaining participant holds at least four cards).
+        for _ in range(WAR_DOWN):
+            _commit(s, seat, deck.pop(0), down=True)
+        verb = "puts three cards face down and reveals"
+    cid = deck.pop(0)
+    _commit(s, seat, cid, down=False)
+    s["showing"][seat] = cid
+    s["last_up"][seat] = _rank(s, cid)
+    shown = cards.face(s["faces"], cid)
+    entries = [log("reveal", f"{_name(s, seat)} {verb} the {shown['name']}.",
+                   battle=battle, stage=stage, seat=seat, card=shown)]
+    if not _waiting(s):
+        entries += _resolve_stage(s)
+    return entries
+
+
+def _resolve_stage(s: dict) -> list[dict]:
+    """Everyone in this stage has revealed: the highest rank wins, ties go to war."""
+    entries = []
+    if "war.commitment_order_is_tap_order" not in s["noted"]:
+        s["noted"].append("war.commitment_order_is_tap_order")
+        entries.append(rule("war.commitment_order_is_tap_order",
+                            battle=s["battle"], order=list(s["taps"])))
+    ranks = {p: _rank(s, s["showing"][p]) for p in s["participants"]}
+    high = max(ranks.values())
+    tied = [p for p in s["participants"] if ranks[p] == high]
+    if len(tied) == 1:
+        return entries + _take_pot(s, tied[0]) + _finish_battle(s)
+    return entries + _start_war(s, tied, high)
+
+
+def _start_war(s: dict, tied: list[int], high: int) -> list[dict]:
+    s["stage"] += 1
+    battle, stage = s["battle"], s["stage"]
+    entries = [log("tie", f"{_names(s, tied)} tie with {cards.rank_name(high, plural=True)}.",
+                   battle=battle, stage=stage, seats=tied, rank=high)]
+    # Knock out, at once, every tied player who cannot put up four cards.
+    short = [p for p in tied if len(s["decks"][p]) < WAR_DOWN + 1]
+    for p in short:
+        given = len(s["decks"][p])
+        while s["decks"][p]:
+            _commit(s, p, s["decks"][p].pop(0), down=True)
+        entries.append(log("out", f"{_name(s, p)} cannot put up four cards and is out of the game.",
+                           battle=battle, stage=stage, seat=p, committed=given))
+        entries.append(rule("war.short_cards_face_down", battle=battle, stage=stage,
+                            seat=p, cards=given))
+    survivors = [p for p in tied if p not in short]
+    # Players outside the war who still hold cards (empty ones go out after it).
+    others = [p for p in _active(s) if p not in tied and s["decks"][p]]
+    if not survivors and not others:
+        # Nobody holds a card any more: everyone left goes out together.
+        return entries + _everyone_out(s, tied)
+    if short:
+        entries += _knock_out(s, short)
+    if len(survivors) >= 2:
+        s["participants"], s["taps"] = survivors, []
+        entries.append(log("war", f"War! {_names(s, survivors)} each put three cards face down and one face up.",
+                           battle=battle, stage=stage, seats=survivors))
+        return entries
+    if len(survivors) == 1:
+        winner = survivors[0]
+        entries.append(rule("war.sole_survivor_takes_pot", battle=battle, stage=stage,
+                            seat=winner, knocked_out=short))
+        return entries + _take_pot(s, winner) + _finish_battle(s)
+    if len(others) == 1:
+        winner = others[0]
+        entries.append(rule("war.last_player_takes_pot", battle=battle, stage=stage,
+                            seat=winner, knocked_out=short))
+        return entries + _take_pot(s, winner) + _finish_battle(s)
+    entries.append(rule("war.pot_carries_over", battle=battle, stage=stage,
+                        knocked_out=short, pot=len(s["pot"])))
+    entries.append(log("carry", f"Nobody wins the {len(s['pot'])} cards; they stay for the next battle.",
+                       battle=battle, count=len(s["pot"])))
+    s["carried"] = len(s["pot"])
+    s["last"] = _summary(s, None)
+    return entries + _finish_battle(s)
+
+
+def _take_pot(s: dict, winner: int) -> list[dict]:
+    """The winner puts the whole pot at the bottom, in commitment order."""
+    entries = []
+    pot = s["pot"]
+    shown = _pot_faces(s)
+    downs = [f for f in shown if f["down"]]
+    if downs:
+        entries.append(rule("war.face_down_shown_on_win", battle=s["battle"], seat=winner, cards=downs))
+    s["decks"][winner].extend(item["id"] for item in pot)
+    s["wins"][winner] += 1
+    s["last"] = _summary(s, winner)
+    entries.append(log("win", f"{_name(s, winner)} wins {len(pot)} cards.",
+                       battle=s["battle"], seat=winner, count=len(pot), cards=shown))
+    s["pot"], s["carried"] = [], 0
+    return entries
+
+
+def _pot_faces(s: dict) -> list[dict]:
+    """Every pot card face up, without ids (they are about to join a deck)."""
+    return [{"seat": item["seat"], "down": item["down"], **cards.face(s["faces"], item["id"])}
+            for item in s["pot"]]
+
+
+def _summary(s: dict, winner: int | None) -> dict:
+    deciding = [{"seat": p, "card": cards.face(s["faces"], s["showing"][p])}
+                for p in range(len(s["names"])) if s["showing"][p] is not None]
+    return {"battle": s["battle"], "winner": winner, "count": len(s["pot"]),
+            "cards": _pot_faces(s), "deciding": deciding}
+
+
+def _finish_battle(s: dict) -> list[dict]:
+    """After a resolution: knock out empty decks, check the end, start the next battle."""
+    entries = []
+    empty = [p for p in _active(s) if not s["decks"][p]]
+    for p in empty:
+        entries.append(log("out", f"{_name(s, p)} has no cards left and is out of the game.",
+                           battle=s["battle"], seat=p))
+    if empty:
+        entries += _knock_out(s, empty)
+    active = _active(s)
+    if len(active) == 1:
+        return entries + _end_game(s, "elimination")
+    if s["sudden"] is not None:
+        s["sudden"]["left"] -= 1
+        if s["sudden"]["left"] == 0:
+            entries.append(rule("war.sudden_death", battle=s["battle"], phase="end",
+                                seats=active, cards=[len(s["decks"][p]) for p in active]))
+            return entries + _end_game(s, "sudden_death")
+    elif s["battle"] >= BATTLE_LIMIT:
+        entries += _start_sudden_death(s, "limit")
+    s["battle"] += 1
+    return entries + _start_battle(s)
+
+
+def _start_battle(s: dict) -> list[dict]:
+    s["stage"] = 0
+    s["participants"] = _active(s)
+    s["taps"] = []
+    s["showing"] = [None] * len(s["names"])
+    s["spent"] = [[0, 0] for _ in s["names"]]
+    return _watch_for_repeats(s)
+
+
+def _knock_out(s: dict, seats: list[int]) -> list[dict]:
+    """Knock these seats out together, at one new moment."""
+    s["moment"] += 1
+    for p in seats:
+        s["out"][p] = {"moment": s["moment"], "battle": s["battle"],
+                       "cards": s["spent"][p][0], "value": s["spent"][p][1]}
+    if len(seats) >= 2:
+        return [rule("war.elimination_tie_break", battle=s["battle"], seats=list(seats),
+                     ranking=_order_out(s, seats))]
+    return []
+
+
+def _everyone_out(s: dict, tied: list[int]) -> list[dict]:
+    """No one holds a card: all remaining players go out together and the game ends."""
+    seats = _active(s)
+    entries = [log("out", f"{_name(s, p)} has no cards left and is out of the game.",
+                   battle=s["battle"], seat=p)
+               for p in seats if p not in tied]
+    s["moment"] += 1
+    for p in seats:
+        s["out"][p] = {"moment": s["moment"], "battle": s["battle"],
+                       "cards": s["spent"][p][0], "value": s["spent"][p][1]}
+    entries.append(rule("war.simultaneous_elimination", battle=s["battle"], seats=seats,
+                        committed=[s["spent"][p][0] for p in seats],
+                        ranking=_order_out(s, seats)))
+    return entries + _end_game(s, "simultaneous_elimination")
+
+
+# --------------------------------------------------------------------------
+# Repeats and sudden death (the rule sheet's stalemate backstop)
+
+def _position(s: dict) -> str:
+    """A short fingerprint of the ranks in every deck (and any carried pot)."""
+    faces = s["faces"]
+    parts = ["".join(faces[c][0] for c in deck) for deck in s["decks"]]
+    parts.append("".join(faces[item["id"]][0] for item in s["pot"]))
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+
+
+def _watch_for_repeats(s: dict) -> list[dict]:
+    """Brent's cycle detection over battle-start positions.
+
+    Only one checkpoint is kept: it moves to the current position whenever the
+    number of battles since it reaches a doubling power, so any loop is found
+    within a few turns of it without storing past positions.
+    """
+    if s["sudden"] is not None:
+        return []
+    cyc = s["cycle"]
+    here = _position(s)
+    if here != cyc["mark"]:
+        cyc["lam"] += 1
+        if cyc["mark"] is None or cyc["lam"] >= cyc["power"]:
+            cyc["mark"], cyc["power"], cyc["lam"] = here, cyc["power"] * 2, 0
+        return []
+    cyc["repeats"] += 1
+    entries = [rule("war.repeat_detection", battle=s["battle"], repeat=cyc["repeats"])]
+    if cyc["repeats"] == 1:
+        rng = Rng(s["rng"])
+        for deck in s["decks"]:
+            rng.shuffle(deck)
+        s["rng"] = rng.state
+        entries.append(rule("war.repeat_shuffle", battle=s["battle"],
+                            cards=[len(d) for d in s["decks"]]))
+        entries.append(log("shuffle", "The game is going round in circles, so every player's deck is shuffled.",
+                           battle=s["battle"]))
+        # Start watching afresh from the shuffled position.
+        cyc["mark"], cyc["power"], cyc["lam"] = _position(s), 1, 0
+        return entries
+    return entries + _start_sudden_death(s, "repeat")
+
+
+def _start_sudden_death(s: dict, reason: str) -> list[dict]:
+    first = s["battle"] + (1 if reason == "limit" else 0)
+    s["sudden"] = {"reason": reason, "first_battle": first, "left": SUDDEN_DEATH_BATTLES}
+    why = "the game keeps repeating" if reason == "repeat" else f"{BATTLE_LIMIT:,} battles have been played"
+    return [rule("war.sudden_death", battle=s["battle"], phase="start", reason=reason,
+                 battles=SUDDEN_DEATH_BATTLES),
+            log("sudden_death", f"Sudden death: {why}, so {SUDDEN_DEATH_BATTLES} more battles decide the game.",
+                battle=s["battle"], reason=reason, battles=SUDDEN_DEATH_BATTLES)]
+
+
+# --------------------------------------------------------------------------
+# Ending and ranking
+
+def _timed_key(s: dict, seat: int) -> tuple:
+    """Tie-break for players still in: cards, rank total, battle wins, final reveal."""
+    deck = s["decks"][seat]
+    return (len(deck), sum(_rank(s, c) for c in deck), s["wins"][seat], s["last_up"][seat])
+
+
+def _out_key(s: dict, seat: int) -> tuple:
+    """The same order for knocked-out players, over the cards they put into their last battle."""
+    out = s["out"][seat]
+    return (out["cards"], out["value"], s["wins"][seat], s["last_up"][seat])
+
+
+def _order_out(s: dict, seats: list[int]) -> list[int]:
+    return sorted(seats, key=lambda p: (tuple(-x for x in _out_key(s, p)), p))
+
+
+def _standing(s: dict, seat: int) -> tuple:
+    """One comparable key for everyone: players still in above the knocked out,
+    later knock-outs above earlier ones, then the tie-break order."""
+    if _is_out(s, seat):
+        return (0, s["out"][seat]["moment"]) + _out_key(s, seat)
+    return (1, 0) + _timed_key(s, seat)
+
+
+def _compute_result(s: dict, reason: str) -> dict:
+    seats = range(len(s["names"]))
+    ranking = sorted(seats, key=lambda p: (tuple(-x for x in _standing(s, p)), p))
+    top = _standing(s, ranking[0])
+    winners = [p for p in ranking if _standing(s, p) == top]
+    return {"winners": winners, "ranking": ranking,
+            "scores": [len(d) for d in s["decks"]], "reason": reason}
+
+
+def _end_game(s: dict, reason: str) -> list[dict]:
+    s["status"] = "ended"
+    s["participants"], s["taps"] = [], []
+    res = s["result"] = _compute_result(s, reason)
+    if len(res["winners"]) == 1:
+        text = f"{_name(s, res['winners'][0])} wins the game!"
+    else:
+        text = f"{_names(s, res['winners'])} share the win!"
+    return [log("game_over", text, battle=s["battle"], reason=reason,
+                winners=res["winners"], ranking=res["ranking"])]
+
+
+def _end_by_facilitator(s: dict) -> list[dict]:
+    active = _active(s)
+    entries = [log("end", "The facilitator ends the game.", battle=s["battle"]),
+               rule("war.facilitator_end", battle=s["battle"], seats=active,
+                    cards=[len(s["decks"][p]) for p in active], pot=len(s["pot"]))]
+    return entries + _end_game(s, "ended_by_facilitator")
+
+
+def result(state: dict) -> dict | None:
+    return state["result"]
+
+
+# --------------------------------------------------------------------------
+# Views, bot and auto-play
+
+def _check_viewer(state: dict, viewer):
+    if viewer in (BOARD, FACILITATOR):
+        return viewer
+    if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < len(state["names"]):
+        return viewer
+    _fail("forbidden", "That player is not at this table.")
+
+
+def view(state: dict, viewer) -> dict:
+    viewer = _check_viewer(state, viewer)
+    s = state
+    waiting = _waiting(s) if s["status"] == "playing" else []
+    committed = []
+    for item in s["pot"]:
+        if item["down"]:
+            committed.append({"down": True, "seat": item["seat"]})
+        else:
+            committed.append({"down": False, "seat": item["seat"], **cards.card_view(s["faces"], item["id"])})
+    public = {
+        "game": KEY,
+        "mode": s["options"]["mode"],
+        "status": s["status"],
+        "players": [{"seat": p, "name": s["names"][p], "cards": len(s["decks"][p]),
+                     "eliminated": _is_out(s, p), "autoplay": s["autoplay"][p]}
+                    for p in range(len(s["names"]))],
+        "battle": s["battle"],
+        "stage": "battle" if s["stage"] == 0 else s["stage"],
+        "participants": list(s["participants"]),
+        "waiting_for": waiting,
+        "revealed": list(s["taps"]),
+        "showing": [{"seat": p, "card": cards.card_view(s["faces"], s["showing"][p])}
+                    for p in range(len(s["names"])) if s["showing"][p] is not None],
+        "committed": committed,
+        "pot_count": len(s["pot"]),
+        "carried": s["carried"],
+        "last": s["last"],
+        "sudden_death": (None if s["sudden"] is None else
+                         {"reason": s["sudden"]["reason"], "battles_left": s["sudden"]["left"],
+                          "first_battle": s["sudden"]["first_battle"]}),
+        "result": s["result"],
+    }
+    if not isinstance(viewer, int):
+        return {"public": public, "private": {}}
+    private = {
+        "seat": viewer,
+        "name": s["names"][viewer],
+        "cards": len(s["decks"][viewer]),
+        "eliminated": _is_out(s, viewer),
+        "in_play": [cards.card_view(s["faces"], item["id"]) for item in s["pot"]
+                    if item["seat"] == viewer and not item["down"]],
+        "waiting": viewer in waiting,
+        "autoplay": s["autoplay"][viewer],
+    }
+    return {"public": public, "private": private}
+
+
+def bot(state: dict, seat: int) -> dict | None:
+    """The computer player just reveals whenever it is asked to."""
+    seen = view(state, seat)
+    if seen["public"]["status"] == "playing" and seen["private"]["waiting"]:
+        return {"type": "reveal"}
+    return None
+
+
+def pending_auto(state: dict) -> list[list]:
+    """[[seat, delay_seconds]] for auto-playing seats that owe a reveal now."""
+    if state["status"] != "playing":
+        return []
+    return [[p, AUTO_DELAY[state["autoplay"][p]]] for p in _waiting(state) if state["autoplay"][p]]

@@ -1,0 +1,149 @@
+"""Facilitator pages: first-run set-up, login, dashboard, table moderation panel."""
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+
+from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
+                   url_for)
+
+from app import engines
+from app.accounts import AccountError
+from app.netaddr import join_url
+from app.tables import ServiceError
+
+bp = Blueprint("facilitator", __name__)
+
+
+def csrf_token() -> str:
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+    return session["csrf"]
+
+
+@bp.app_context_processor
+def _inject_csrf():
+    return {"csrf_token": csrf_token}
+
+
+@bp.before_request
+def _load_user_and_check_csrf():
+    g.facilitator = current_app.extensions["accounts"].get(session.get("facilitator_id"))
+    if request.method == "POST":
+        sent = request.form.get("csrf", "")
+        if not hmac.compare_digest(sent, session.get("csrf", "")):
+            abort(400, "The form expired. Go back, reload the page and try again.")
+
+
+def login_required(view):
+    @functools.wraps(view)
+    def wrapped(**kwargs):
+        if g.facilitator is None:
+            return redirect(url_for("facilitator.login", next=request.path))
+        return view(**kwargs)
+
+    return wrapped
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    error = None
+    if request.method == "POST":
+        fac = current_app.extensions["accounts"].authenticate(request.form.get("name", ""),
+                                                              request.form.get("password", ""))
+        if fac:
+            session.clear()
+            session["facilitator_id"] = fac.id
+            target = request.args.get("next", "")
+            return redirect(target if target.startswith("/facilitator") else url_for("facilitator.dashboard"))
+        error = "That name and password do not match."
+    return render_template("facilitator/login.html", error=error), (401 if error else 200)
+
+
+@bp.post("/logout")
+def logout():
+    session.clear()
+    return redirect(url_for("facilitator.login"))
+
+
+@bp.route("/setup/<token>", methods=["GET", "POST"])
+def setup(token):
+    accounts = current_app.extensions["accounts"]
+    if not accounts.setup_token_valid(token):
+        return render_template("facilitator/setup.html", used=True), 410
+    error = None
+    if request.method == "POST":
+        try:
+            fac = accounts.create_with_setup_token(token, request.form.get("name", ""),
+                                                   request.form.get("password", ""))
+        except AccountError as exc:
+            error = str(exc)
+        else:
+            session.clear()
+            session["facilitator_id"] = fac.id
+            return redirect(url_for("facilitator.dashboard"))
+    return render_template("facilitator/setup.html", used=False, error=error), (400 if error else 200)
+
+
+@bp.get("/")
+@login_required
+def dashboard():
+    tables = current_app.extensions["tables"].tables_of(g.facilitator.id)
+    classes = current_app.extensions["classes"].classes_of(g.facilitator.id)
+    return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
+                           classes=classes)
+
+
+@bp.post("/tables")
+@login_required
+def create_table():
+    game = request.form.get("game", "")
+    try:
+        options = {o["key"]: _coerce(o, request.form.get(o["key"]))
+                   for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
+        table = current_app.extensions["tables"].create_table(g.facilitator.id, game, options)
+    except ServiceError as exc:
+        flash(exc.message)
+        return redirect(url_for("facilitator.dashboard"))
+    return redirect(url_for("facilitator.table", code=table.code))
+
+
+def _game(key: str) -> dict:
+    for game in engines.games():
+        if game["key"] == key and game["playable"]:
+            return game
+    raise ServiceError("bad_request", "Choose a game that can be played.")
+
+
+def _coerce(option: dict, raw: str):
+    """Form values are strings; options keep the type of their choices."""
+    for choice in option["choices"] or [option["default"]]:
+        if str(choice) == raw:
+            return choice
+    return raw
+
+
+@bp.get("/tables/<code>")
+@login_required
+def table(code):
+    try:
+        record = current_app.extensions["tables"].owned(code, g.facilitator.id)
+    except ServiceError:
+        abort(404)
+    notes = current_app.extensions["tables"].notes(code)
+    return render_template("facilitator/table.html", table=record, join_url=join_url(record.code),
+                           notes=reversed(notes))
+
+
+@bp.get("/tables/<code>/debrief.pdf")
+@login_required
+def debrief(code):
+    tables = current_app.extensions["tables"]
+    try:
+        tables.owned(code, g.facilitator.id)
+    except ServiceError:
+        abort(404)
+    from app.reports import debrief_pdf
+    return Response(debrief_pdf(tables, code), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}.pdf"'})

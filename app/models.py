@@ -1,0 +1,116 @@
+"""Storage: SQLModel tables. Only the table service (app/tables.py) writes them.
+
+A game table is event-sourced: `GameTable.state` is the snapshot and
+`GameTable.version` its version; every accepted change appends one `Event`
+in the same transaction that compare-and-swaps the snapshot.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Optional
+
+from sqlalchemy import JSON, Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Facilitator(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True, max_length=40)
+    password_hash: str
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ApiToken(SQLModel, table=True):
+    """A facilitator's bearer token for the JSON API and the Socket.IO `auth`."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
+    token_hash: str = Field(index=True, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SetupToken(SQLModel, table=True):
+    """The one-time link printed on first start to create the first facilitator."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    token_hash: str = Field(index=True, unique=True)
+    used: bool = False
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ClassSession(SQLModel, table=True):
+    """One code for a whole class; students are seated into its tables."""
+
+    __tablename__ = "class_session"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    code: str = Field(index=True, unique=True, max_length=8)
+    game: str
+    options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    table_size: int = 4
+    fill_with_computer: bool = False
+    status: str = "lobby"  # lobby | playing | ended
+    version: int = 0
+    facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class GameTable(SQLModel, table=True):
+    __tablename__ = "game_table"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    code: str = Field(index=True, unique=True, max_length=8)
+    game: str
+    engine_version: str
+    options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int
+    status: str = "lobby"  # lobby | playing | ended
+    version: int = 0
+    state: Optional[dict] = Field(default=None, sa_column=Column(JSON, nullable=True))
+    locked: bool = False
+    paused: bool = False
+    facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
+    class_id: Optional[int] = Field(default=None, foreign_key="class_session.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    """A student's place at a table. `seat_index` is the engine's seat number;
+    a seat removed in the lobby keeps its row (so its token stays refused) but
+    loses its index."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    seat_index: Optional[int] = None
+    name: str = Field(max_length=20)
+    token_hash: str = Field(index=True, unique=True)
+    kicked: bool = False
+    computer: bool = False  # the computer plays this seat (removed student or filler)
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class Event(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("table_id", "version"),)
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    version: int
+    actor: str  # "seat:N", "facilitator", "system"
+    action: dict = Field(sa_column=Column(JSON, nullable=False))
+    log: list = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Note(SQLModel, table=True):
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    version: int
+    game_version: str
+    author: str = Field(max_length=40)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+
+
+JsonDict = dict[str, Any]

@@ -1,0 +1,67 @@
+"""Secrets, codes and input hygiene shared by every entry point."""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import unicodedata
+
+# No 0/O, 1/I/L: a code read off a projector must not be mistyped.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+NAME_MAX = 20
+NOTE_MAX = 1000
+
+
+def new_token() -> str:
+    """192 random bits, URL-safe: a seat's or a facilitator's secret."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    # Tokens are long and random, so a fast hash is enough (no dictionary to attack).
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(raw) -> str | None:
+    """Accept what a student types: any case, spaces or dashes; None if it cannot be a code."""
+    if not isinstance(raw, str):
+        return None
+    code = re.sub(r"[\s\-]", "", raw).upper()
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+class InputError(ValueError):
+    """A name or note that cannot be accepted; the message is shown to the user."""
+
+
+def clean_name(raw) -> str:
+    if not isinstance(raw, str):
+        raise InputError("Please type a name.")
+    name = unicodedata.normalize("NFC", " ".join(raw.split()))
+    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    if not name:
+        raise InputError("Please type a name.")
+    if len(name) > NAME_MAX:
+        raise InputError(f"Names can be at most {NAME_MAX} characters.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """Two names that look the same to a class count as the same name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def clean_note(raw) -> str:
+    if not isinstance(raw, str) or not raw.strip():
+        raise InputError("A note needs some text.")
+    text = raw.strip()
+    if len(text) > NOTE_MAX:
+        raise InputError(f"Notes can be at most {NOTE_MAX} characters.")
+    return text

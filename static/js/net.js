@@ -1,0 +1,39 @@
+// One Socket.IO connection per page, with a visible connection state and
+// promise-based requests that resolve to the server's acknowledgement.
+const ACK_TIMEOUT_MS = 8000;
+
+export function connect({ auth } = {}) {
+  const socket = window.io({ auth: auth || {}, transports: ["websocket", "polling"], reconnectionDelayMax: 4000 });
+  const badge = document.getElementById("connection");
+  const set = (state, text) => {
+    if (!badge) return;
+    badge.hidden = false;
+    badge.dataset.state = state;
+    badge.textContent = text;
+  };
+  set("connecting", "Connecting…");
+  socket.on("connect", () => set("online", "Connected"));
+  socket.on("disconnect", () => set("offline", "Reconnecting…"));
+  socket.io.on("reconnect_attempt", () => set("offline", "Reconnecting…"));
+  socket.on("connect_error", () => set("offline", "Offline — retrying"));
+  window.addEventListener("offline", () => set("offline", "Offline — retrying"));
+  return socket;
+}
+
+export function request(socket, event, payload) {
+  return new Promise((resolve) => {
+    let done = false;
+    const timer = setTimeout(() => {
+      if (!done) {
+        done = true;
+        resolve({ ok: false, error: { code: "timeout", message: "No answer from the server. Check the Wi-Fi; we keep trying." } });
+      }
+    }, ACK_TIMEOUT_MS);
+    socket.emit(event, payload, (ack) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(ack || { ok: false, error: { code: "bad_request", message: "Empty answer." } });
+    });
+  });
+}

@@ -1,0 +1,120 @@
+// The phone page: join with a name (or resume the stored seat), then play.
+import { connect, request } from "./net.js";
+import { show } from "./dom.js";
+import { banner, render, gameModule } from "./table.js";
+
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const joinPanel = document.getElementById("join-panel");
+const gamePanel = document.getElementById("game-panel");
+const joinForm = document.getElementById("join-form");
+const joinError = document.getElementById("join-error");
+const root = document.getElementById("game-root");
+const fatal = document.getElementById("fatal");
+const storageKey = (c) => `cg.seat.${c}`;
+
+let current = null; // the last `view` payload
+let token = localStorage.getItem(storageKey(code));
+const socket = connect();
+
+function showJoin(message) {
+  show(gamePanel, false);
+  show(joinPanel, true);
+  joinError.textContent = message || "";
+  show(joinError, Boolean(message));
+  document.getElementById("name").focus();
+}
+
+function showFatal(message) {
+  show(gamePanel, false);
+  show(joinPanel, false);
+  fatal.textContent = message;
+  show(fatal, true);
+}
+
+async function resume() {
+  const ack = await request(socket, "resume", { token });
+  if (ack.ok) {
+    show(joinPanel, false);
+    show(gamePanel, true);
+    return;
+  }
+  if (ack.error.code === "timeout") return; // still offline; Socket.IO reconnects and we try again
+  localStorage.removeItem(storageKey(code));
+  token = null;
+  if (ack.error.code === "forbidden") showFatal(ack.error.message);
+  else showJoin("");
+}
+
+socket.on("connect", () => {
+  if (token) resume();
+  else if (!current) showJoin("");
+});
+
+joinForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = document.getElementById("name").value;
+  const button = joinForm.querySelector("button");
+  button.disabled = true;
+  const ack = await request(socket, "join", { code, name });
+  button.disabled = false;
+  if (!ack.ok) {
+    showJoin(ack.error.message);
+    return;
+  }
+  token = ack.token;
+  localStorage.setItem(storageKey(code), token);
+  if (ack.table !== code) localStorage.setItem(storageKey(ack.table), token);
+  show(joinPanel, false);
+  show(gamePanel, true);
+});
+
+export async function act(action) {
+  if (!current) return { ok: false };
+  const ack = await request(socket, "act", { version: current.version, action });
+  if (!ack.ok && ack.error.code !== "stale") flash(ack.error.message);
+  return ack;
+}
+
+function flash(message) {
+  const el = document.getElementById("banner");
+  el.textContent = message;
+  show(el, true);
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => banner(el, current || {}), 4000);
+}
+
+const ctx = { role: "player", act, onStart: () => act({ type: "start" }), flash, current: () => current };
+
+socket.on("view", (payload) => {
+  current = payload;
+  show(joinPanel, false);
+  show(gamePanel, true);
+  banner(document.getElementById("banner"), payload);
+  render(root, payload, ctx);
+});
+
+socket.on("removed", (msg) => {
+  localStorage.removeItem(storageKey(code));
+  token = null;
+  showFatal(msg.message);
+});
+
+socket.on("message", (msg) => flash(msg.text));
+
+document.addEventListener("keydown", (event) => {
+  if (!current || current.status !== "playing") return;
+  if (event.target.closest("input, textarea, select")) return;
+  const game = gameModule(current.game);
+  if (game && game.onKey && game.onKey(event, current, ctx)) event.preventDefault();
+});
+
+const noteForm = document.getElementById("note-form");
+noteForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = document.getElementById("note-text");
+  const status = document.getElementById("note-status");
+  const ack = await request(socket, "note", { text: text.value });
+  status.textContent = ack.ok ? "Saved. Thank you!" : ack.error.message;
+  if (ack.ok) text.value = "";
+});
