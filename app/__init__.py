@@ -46,7 +46,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
                       message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
-    from app import realtime  # noqa: F401  (registers the Socket.IO handlers)
+    from app import realtime
+    realtime.register(socketio)
 
     from app.cli import register as register_cli
     register_cli(app)

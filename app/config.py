@@ -8,6 +8,7 @@
 | SOCKETIO_MESSAGE_QUEUE  | (none: single process)                |
 | ASYNC_MODE              | threading (python -m app: eventlet)   |
 | BOT_DELAY_SCALE         | 1.0 (0 makes computer moves instant)  |
+| SOCKET_RATE/SOCKET_BURST| 10 messages/s after a burst of 30     |
 """
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def from_environment() -> dict:
         "SOCKETIO_MESSAGE_QUEUE": os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None,
         "ASYNC_MODE": os.environ.get("ASYNC_MODE") or "threading",
         "BOT_DELAY_SCALE": float(os.environ.get("BOT_DELAY_SCALE", "1.0")),
+        # Per-connection Socket.IO budget: a burst, then this many messages a second.
+        "SOCKET_RATE": float(os.environ.get("SOCKET_RATE", "10")),
+        "SOCKET_BURST": float(os.environ.get("SOCKET_BURST", "30")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

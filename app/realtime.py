@@ -34,7 +34,7 @@ class Connection:
     stamp: float = field(default_factory=time.monotonic)
     failed_joins: list = field(default_factory=list)
 
-    def allow(self, rate: float = 10.0, burst: float = 30.0) -> bool:
+    def allow(self, rate: float, burst: float) -> bool:
         """Token bucket: `burst` messages at once, `rate` per second sustained."""
         now = time.monotonic()
         self.tokens = min(burst, self.tokens + (now - self.stamp) * rate)
@@ -66,7 +66,7 @@ def handler(fn):
     @functools.wraps(fn)
     def wrapper(payload=None, *args):
         conn = connections.setdefault(request.sid, Connection())
-        if not conn.allow():
+        if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
             return fail(ServiceError("rate_limited", "Too many messages; slow down a little."))
         try:
             return fn(conn, payload)
@@ -158,7 +158,6 @@ def _auto_loop(app, code: str) -> None:
 
 
 # -------------------------------------------------------------------- events
-@socketio.on("connect")
 def on_connect(auth=None):
     conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
@@ -168,7 +167,6 @@ def on_connect(auth=None):
     conn.facilitator_id = fac.id if fac else None
 
 
-@socketio.on("disconnect")
 def on_disconnect(*_args):
     conn = connections.pop(request.sid, None)
     if conn and conn.seat:
@@ -187,7 +185,6 @@ def _bind_seat(conn: Connection, ref: SeatRef) -> None:
     tables.presence.connect(ref.token_hash)
 
 
-@socketio.on("join")
 @handler
 def on_join(conn: Connection, payload):
     validate_payload(payload, {"code": str, "name": str})
@@ -211,7 +208,6 @@ def on_join(conn: Connection, payload):
     return ok(seat=seated["seat"], token=seated["token"], table=seated["table"])
 
 
-@socketio.on("resume")
 @handler
 def on_resume(conn: Connection, payload):
     validate_payload(payload, {"token": str})
@@ -223,7 +219,6 @@ def on_resume(conn: Connection, payload):
     return ok(seat=ref.seat, table=ref.table, name=ref.name)
 
 
-@socketio.on("watch")
 @handler
 def on_watch(conn: Connection, payload):
     validate_payload(payload, {"code": str})
@@ -262,7 +257,6 @@ def _watch_class(conn: Connection, code: str, role: str):
     return ok(class_code=code)
 
 
-@socketio.on("act")
 @handler
 def on_act(conn: Connection, payload):
     validate_payload(payload, {"version": int, "action": dict})
@@ -281,7 +275,6 @@ def on_act(conn: Connection, payload):
     return ok(version=version)
 
 
-@socketio.on("moderate")
 @handler
 def on_moderate(conn: Connection, payload):
     validate_payload(payload, {"code": str, "version": int, "action": dict})
@@ -308,7 +301,6 @@ def on_moderate(conn: Connection, payload):
     return ok(version=version)
 
 
-@socketio.on("note")
 @handler
 def on_note(conn: Connection, payload):
     validate_payload(payload, {"text": str})
@@ -326,3 +318,13 @@ def on_note(conn: Connection, payload):
     socketio.emit("note", {"author": note.author, "text": note.text, "version": note.version},
                   to=f"fac:{code}")
     return ok(version=note.version)
+
+
+HANDLERS = {"connect": on_connect, "disconnect": on_disconnect, "join": on_join, "resume": on_resume,
+            "watch": on_watch, "act": on_act, "moderate": on_moderate, "note": on_note}
+
+
+def register(sio) -> None:
+    """Bind the handlers to the server init_app() just created (one per app)."""
+    for event, fn in HANDLERS.items():
+        sio.on(event)(fn)

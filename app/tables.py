@@ -101,9 +101,9 @@ class TableService:
         return table
 
     def _seats(self, s: Session, table: GameTable) -> list[Seat]:
-        rows = s.exec(select(Seat).where(Seat.table_id == table.id, Seat.kicked == False)  # noqa: E712
-                      .order_by(Seat.seat_index)).all()
-        return [r for r in rows if r.seat_index is not None]
+        # A seat removed in the lobby has no index; one removed in play keeps it (the computer plays it).
+        return list(s.exec(select(Seat).where(Seat.table_id == table.id, Seat.seat_index != None)  # noqa: E711
+                           .order_by(Seat.seat_index)).all())
 
     def get(self, code: str) -> GameTable:
         with self._session() as s:
@@ -333,7 +333,7 @@ class TableService:
             # Seats stay contiguous for the engine: everyone after moves up one.
             target.seat_index = None
             for other in seats:
-                if other.seat_index > seat_index:
+                if other is not target and other.seat_index > seat_index:
                     other.seat_index -= 1
                     s.add(other)
             text = f"{target.name} was removed by the teacher."
@@ -468,7 +468,7 @@ class TableService:
                 "seats": [{"seat": x.seat_index, "name": x.name, "computer": x.computer,
                            "connected": self.presence.connected(x.token_hash)} for x in self.seats(code)],
                 "result": engine.result(table.state) if table.state is not None else None,
-                "created_at": table.created_at.isoformat() + "Z"}
+                "created_at": table.created_at.isoformat()}
 
     def log_json(self, code: str) -> dict:
         """Full game log for the facilitator (reports): events, rulings applied, notes."""
@@ -477,11 +477,11 @@ class TableService:
         return {"code": table.code, "game": table.game, "engine_version": table.engine_version,
                 "seed": table.seed, "options": table.options,
                 "events": [{"version": e.version, "actor": e.actor, "action": e.action, "log": e.log,
-                            "at": e.at.isoformat() + "Z"} for e in events],
+                            "at": e.at.isoformat()} for e in events],
                 "rulings": [dict(entry, version=e.version) for e in events for entry in e.log
                             if entry.get("t") == "ruling"],
                 "notes": [{"version": n.version, "game_version": n.game_version, "author": n.author,
-                           "text": n.text, "at": n.at.isoformat() + "Z"} for n in self.notes(code)]}
+                           "text": n.text, "at": n.at.isoformat()} for n in self.notes(code)]}
 
 
 def validate_payload(payload: Any, spec: dict[str, type]) -> dict:

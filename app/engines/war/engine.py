@@ -85,32 +85,35 @@ def _seat_of(s: dict, actor) -> int | str:
 # Setting up
 
 def new(options: dict, seats: list[str], seed: int) -> dict:
-    """Shuffle, hand out ids after the shuffle, and deal round-robin from seat 0."""
+    """Shuffle, number the cards in shuffled order, deal round-robin from seat 0."""
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         _fail("illegal", f"War needs {MIN_SEATS} to {MAX_SEATS} players.")
     rng = Rng.from_seed(seed)
-    faces = cards.shuffled_faces(rng)
+    faces = {f"c{i}": face_code for i, face_code in enumerate(cards.shuffled_faces(rng))}
     decks = [[] for _ in seats]
-    for i in range(len(faces)):
-        decks[i % len(seats)].append(faces[i])
-    return new_with_decks(options, seats, decks, rng.state)
+    for i, cid in enumerate(faces):
+        decks[i % len(seats)].append(cid)
+    return _initial_state(options, seats, faces, decks, rng.state)
 
 
-def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_state: int) -> dict:
-    """A fresh game whose decks (face codes like "QH", top first) are given.
+def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_state: int = 1) -> dict:
+    """A fresh game with the given decks (face codes like "QH", top first).
 
-    `new` uses it after dealing; tests use it to rig situations. Card ids are
-    numbered in deal order, which is already random in a real game.
+    For tests and demonstrations: any faces, any number of cards.
     """
-    n = len(seats)
     faces, id_decks = {}, []
     for deck in decks:
-        ids = []
+        id_decks.append([])
         for face_code in deck:
             cid = f"c{len(faces)}"
             faces[cid] = face_code
-            ids.append(cid)
-        id_decks.append(ids)
+            id_decks[-1].append(cid)
+    return _initial_state(options, seats, faces, id_decks, rng_state)
+
+
+def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[list[str]],
+                   rng_state: int) -> dict:
+    n = len(seats)
     s = {
         "game": KEY,
         "version": VERSION,
@@ -119,7 +122,7 @@ def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_
         "status": "playing",
         "rng": rng_state,
         "faces": faces,             # card id -> face code such as "QH"
-        "decks": id_decks,          # per seat, top card first
+        "decks": decks,             # per seat, card ids top card first
         "battle": 1,                # number of the battle being played
         "stage": 0,                 # 0 = the first reveal; k = k-th war of this battle
         "participants": [],         # seats that reveal in this stage, seat order
@@ -168,13 +171,13 @@ def _check_payload(action) -> str:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
     fields = {"reveal": {"type"}, "end": {"type"}, "autoplay": {"type", "speed"}}
-    if kind not in fields:
+    if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
         _fail("illegal", "That move has the wrong details.")
     if kind == "autoplay":
         speed = action["speed"]
-        if isinstance(speed, bool) or speed not in SPEEDS:
+        if type(speed) is not int or speed not in SPEEDS:
             _fail("illegal", "Auto-play speed must be 0 (off), 1, 2 or 4.")
     return kind
 
@@ -325,17 +328,23 @@ def _take_pot(s: dict, winner: int) -> list[dict]:
     return entries
 
 
-def _pot_faces(s: dict) -> list[dict]:
-    """Every pot card face up, without ids (they are about to join a deck)."""
-    return [{"seat": item["seat"], "down": item["down"], **cards.face(s["faces"], item["id"])}
+def _pot_faces(s: dict, show_down: bool = True) -> list[dict]:
+    """The pot in commitment order, without ids (taken cards join a deck).
+
+    Face-down cards show their faces only when the pot is taken; a pot that
+    stays on the table keeps them hidden.
+    """
+    return [{"seat": item["seat"], "down": True} if item["down"] and not show_down
+            else {"seat": item["seat"], "down": item["down"], **cards.face(s["faces"], item["id"])}
             for item in s["pot"]]
 
 
 def _summary(s: dict, winner: int | None) -> dict:
+    """What the table shows after a resolution (`winner` None: the pot carries over)."""
     deciding = [{"seat": p, "card": cards.face(s["faces"], s["showing"][p])}
                 for p in range(len(s["names"])) if s["showing"][p] is not None]
     return {"battle": s["battle"], "winner": winner, "count": len(s["pot"]),
-            "cards": _pot_faces(s), "deciding": deciding}
+            "cards": _pot_faces(s, show_down=winner is not None), "deciding": deciding}
 
 
 def _finish_battle(s: dict) -> list[dict]:
@@ -371,12 +380,17 @@ def _start_battle(s: dict) -> list[dict]:
     return _watch_for_repeats(s)
 
 
-def _knock_out(s: dict, seats: list[int]) -> list[dict]:
-    """Knock these seats out together, at one new moment."""
+def _mark_out(s: dict, seats: list[int]) -> None:
+    """Knock these seats out together, at one new moment, remembering what
+    they put into this battle (it breaks ties between them later)."""
     s["moment"] += 1
     for p in seats:
         s["out"][p] = {"moment": s["moment"], "battle": s["battle"],
                        "cards": s["spent"][p][0], "value": s["spent"][p][1]}
+
+
+def _knock_out(s: dict, seats: list[int]) -> list[dict]:
+    _mark_out(s, seats)
     if len(seats) >= 2:
         return [rule("war.elimination_tie_break", battle=s["battle"], seats=list(seats),
                      ranking=_order_out(s, seats))]
@@ -389,10 +403,8 @@ def _everyone_out(s: dict, tied: list[int]) -> list[dict]:
     entries = [log("out", f"{_name(s, p)} has no cards left and is out of the game.",
                    battle=s["battle"], seat=p)
                for p in seats if p not in tied]
-    s["moment"] += 1
-    for p in seats:
-        s["out"][p] = {"moment": s["moment"], "battle": s["battle"],
-                       "cards": s["spent"][p][0], "value": s["spent"][p][1]}
+    _mark_out(s, seats)
+    s["last"] = _summary(s, None)
     entries.append(rule("war.simultaneous_elimination", battle=s["battle"], seats=seats,
                         committed=[s["spent"][p][0] for p in seats],
                         ranking=_order_out(s, seats)))
@@ -528,6 +540,9 @@ def view(state: dict, viewer) -> dict:
     viewer = _check_viewer(state, viewer)
     s = state
     waiting = _waiting(s) if s["status"] == "playing" else []
+    # A card is shown by id only while it lies face up in the pot: once taken
+    # it sits in a deck, where its id would tell where it is.
+    face_up = {item["id"] for item in s["pot"] if not item["down"]}
     committed = []
     for item in s["pot"]:
         if item["down"]:
@@ -547,7 +562,7 @@ def view(state: dict, viewer) -> dict:
         "waiting_for": waiting,
         "revealed": list(s["taps"]),
         "showing": [{"seat": p, "card": cards.card_view(s["faces"], s["showing"][p])}
-                    for p in range(len(s["names"])) if s["showing"][p] is not None],
+                    for p in range(len(s["names"])) if s["showing"][p] in face_up],
         "committed": committed,
         "pot_count": len(s["pot"]),
         "carried": s["carried"],

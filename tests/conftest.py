@@ -1,0 +1,78 @@
+"""Shared fixtures: a fresh app on a temporary SQLite database per test."""
+from __future__ import annotations
+
+import pytest
+
+from app import create_app
+from app.extensions import socketio
+
+PASSWORD = "correct-horse-1"
+
+
+def make_app(tmp_path, **overrides):
+    # Simulated phones play whole games far faster than thumbs, so the socket
+    # budget is raised here; the rate-limit tests use the production defaults.
+    config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}", "TESTING": True,
+              "SECRET_KEY": "test-secret", "BOT_DELAY_SCALE": 0.0, "PUBLIC_URL": "http://class.example:5000",
+              "SOCKET_RATE": 100000.0, "SOCKET_BURST": 100000.0}
+    config.update(overrides)
+    return create_app(config)
+
+
+@pytest.fixture
+def app(tmp_path, request):
+    marker = request.node.get_closest_marker("app_config")
+    app = make_app(tmp_path, **(marker.kwargs if marker else {}))
+    yield app
+    app.extensions["db"].dispose()
+
+
+@pytest.fixture
+def tables(app):
+    return app.extensions["tables"]
+
+
+@pytest.fixture
+def teacher(app):
+    return app.extensions["accounts"].add("teacher", PASSWORD)
+
+
+@pytest.fixture
+def other_teacher(app):
+    return app.extensions["accounts"].add("other", PASSWORD)
+
+
+@pytest.fixture
+def teacher_token(app, teacher):
+    return app.extensions["accounts"].issue_token(teacher.id)
+
+
+@pytest.fixture
+def war_table(tables, teacher):
+    return tables.create_table(teacher.id, "war", {})
+
+
+@pytest.fixture
+def client_factory(app):
+    """Make Socket.IO test clients; all are disconnected at the end."""
+    made = []
+
+    def make(auth=None, flask_client=None):
+        c = socketio.test_client(app, auth=auth, flask_test_client=flask_client)
+        made.append(c)
+        return c
+
+    yield make
+    for c in made:
+        if c.is_connected():
+            c.disconnect()
+
+
+def last_view(client, default=None):
+    """The newest `view` a test client has received (draining its queue)."""
+    views = [m["args"][0] for m in client.get_received() if m["name"] == "view"]
+    return views[-1] if views else default
+
+
+def emit(client, event, payload):
+    return client.emit(event, payload, callback=True)
