@@ -1,6 +1,8 @@
 """Database engine set-up: SQLite under instance/ by default, PostgreSQL when scaled."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import event
 from sqlmodel import SQLModel, create_engine
 
@@ -9,6 +11,9 @@ from app import models  # noqa: F401  (registers the tables on SQLModel.metadata
 
 def make_engine(url: str):
     if url.startswith("sqlite"):
+        path = url.split(":///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")

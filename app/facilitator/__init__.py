@@ -31,8 +31,8 @@ def _inject_csrf():
 def _load_user_and_check_csrf():
     g.facilitator = current_app.extensions["accounts"].get(session.get("facilitator_id"))
     if request.method == "POST":
-        sent = request.form.get("csrf", "")
-        if not hmac.compare_digest(sent, session.get("csrf", "")):
+        sent, expected = request.form.get("csrf", ""), session.get("csrf", "")
+        if not expected or not hmac.compare_digest(sent, expected):
             abort(400, "The form expired. Go back, reload the page and try again.")
 
 
