@@ -13,6 +13,9 @@ from every seat's and the facilitator's `actions()`), checking on the way:
 * the game ends within `max_steps`, after which nobody has an action left;
 * replaying (options, seats, seed, recorded actions) gives the final state.
 
+Moves are chosen uniformly at random unless a `choose(moves, rng)` policy is
+given (for example "lowest seat first", the way bots tap in turn).
+
 Cheap checks run on every step; the heavier ones (every listed action, every
 view) run every `full_every` steps and on the final state, so long games stay
 affordable. Pass `full_every=1` to run everything on every step.
@@ -102,6 +105,7 @@ def check_views(engine, state: dict, n_seats: int, secret_ids: Callable | None) 
 def check_listed_actions(engine, state: dict, n_seats: int) -> None:
     """Every action on offer is accepted, and `apply` leaves its input alone."""
     before = dumps(state)
+    assert engine.actions(state, BOARD) == [], "the board only shows the game"
     for actor, action in legal_moves(engine, state, n_seats):
         try:
             engine.apply(state, actor, action)
@@ -120,7 +124,7 @@ def check_listed_actions(engine, state: dict, n_seats: int) -> None:
 def play_random_game(engine, *, seats: list[str], seed, options: dict | None = None,
                      choice_seed=None, exclude: Iterable[str] = (), max_steps: int = 10_000,
                      secret_ids: Callable | None = None, invariant: Callable | None = None,
-                     full_every: int = 1) -> Played:
+                     full_every: int = 1, choose: Callable | None = None) -> Played:
     """Play one random legal game, checking the contract on the way (see module doc).
 
     `invariant(state)` is an extra engine-specific check run on every state.
@@ -154,7 +158,7 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
         assert played.steps < max_steps, f"game (seed {seed}) did not end within {max_steps} steps"
         moves = legal_moves(engine, state, n, exclude)
         assert moves, f"game (seed {seed}) is stuck: nobody can act but there is no result"
-        actor, action = chooser.choice(moves)
+        actor, action = chooser.choice(moves) if choose is None else choose(moves, chooser)
         before = dumps(state)
         new_state, entries = engine.apply(state, actor, action)
         assert dumps(state) == before, f"apply mutated its input at step {played.steps + 1}"

@@ -4,7 +4,9 @@ Two kinds of game keep this fast but thorough:
 * short games where every action type is on offer (the facilitator may end
   the game and seats toggle auto-play), checked completely on every step;
 * full games of reveals only, played to the end (knock-outs, wars, wars in
-  wars), with cheap checks every step and the complete set every few steps.
+  wars), with cheap checks every step and the complete set every few steps;
+* a few games tapped always in seat order, as bots do: such games can loop,
+  which exercises the repeat shuffle and sudden death.
 """
 from __future__ import annotations
 
@@ -72,3 +74,23 @@ def test_full_games_of_reveals_end_properly(n):
     assert kinds["tie"] > 0 and kinds["war"] > 0 and kinds["out"] >= 8 * (n - 1)
     assert kinds["war.commitment_order_is_tap_order"] == 8
     assert reasons["elimination"] + reasons["simultaneous_elimination"] + reasons["sudden_death"] == 8
+
+
+def lowest_seat_first(moves, rng):
+    return min(moves, key=lambda move: move[0])
+
+
+def test_games_in_seat_order_reach_the_stalemate_backstops():
+    # These (seats, seed) pairs loop when tapped in seat order: the first
+    # repeat shuffles, and in the 4-seat game a second repeat starts sudden death.
+    seen = Counter()
+    for n, seed in [(2, 7), (3, 24), (4, 20)]:
+        played = play(seed, n, exclude=("end", "autoplay"), full_every=211,
+                      max_steps=5_020 * n * 8, choose=lowest_seat_first)
+        state = played.state
+        res = check_result(state, n)
+        seen.update(entry["id"] for entry in played.log if entry["t"] == "ruling")
+        if res["reason"] == "sudden_death":
+            assert state["battle"] == state["sudden"]["first_battle"] + 19
+    assert seen["war.repeat_shuffle"] == 3
+    assert seen["war.sudden_death"] == 2       # its start and its end

@@ -166,7 +166,7 @@ def test_highest_card_wins_the_battle():
     assert "Ana reveals the Queen of Spades." in texts(log)
     assert "Ana wins 3 cards." in texts(log)
     assert state["last"]["winner"] == 0 and state["last"]["count"] == 3
-    assert E._waiting(state) == [0, 1, 2]
+    assert war.view(state, "board")["public"]["waiting_for"] == [0, 1, 2]
 
 
 def test_pot_goes_to_the_bottom_in_tap_order():
@@ -213,7 +213,8 @@ def test_two_way_tie_only_tied_players_continue():
 
 def test_three_way_tie_with_a_lower_card_left_in_the_pot():
     state, _ = act(rig("9 2 2 2 5 2", "9 3 3 3 K 2", "9 4 4 4 7 2", "6 8"), 3, 2, 1, 0)
-    assert state["participants"] == [0, 1, 2] and E._waiting(state) == [0, 1, 2]
+    assert state["participants"] == [0, 1, 2]
+    assert war.view(state, "board")["public"]["waiting_for"] == [0, 1, 2]
     refused("not_your_turn", state, 3, REVEAL)
     state, log = act(state, 0, 1, 2)
     assert "Ben wins 16 cards." in texts(log)
@@ -530,7 +531,8 @@ def test_views_for_a_seat_and_for_the_board():
     king = pub["committed"][6]
     assert set(king) == {"down", "seat", "id", "rank", "label", "suit", "name"}
     assert (king["rank"], king["label"], king["name"]) == (13, "K", "King of Spades")
-    assert pub["players"][0] == {"seat": 0, "name": "Ana", "cards": 0, "eliminated": False, "autoplay": 0}
+    assert pub["players"][0] == {"seat": 0, "name": "Ana", "cards": 0, "eliminated": False,
+                                 "autoplay": 0, "wins": 0}
 
     ana = war.view(state, 0)
     assert ana["public"] == pub

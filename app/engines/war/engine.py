@@ -70,11 +70,14 @@ def _waiting(s: dict) -> list[int]:
     return [p for p in s["participants"] if p not in s["taps"]]
 
 
+def _is_seat(s: dict, who) -> bool:
+    """A real seat index (True/False are ints in Python, but not seats)."""
+    return isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(s["names"])
+
+
 def _seat_of(s: dict, actor) -> int | str:
     """Validate who is acting: a seat index or the facilitator."""
-    if actor == FACILITATOR:
-        return actor
-    if isinstance(actor, int) and not isinstance(actor, bool) and 0 <= actor < len(s["names"]):
+    if actor == FACILITATOR or _is_seat(s, actor):
         return actor
     if actor == BOARD:
         _fail("forbidden", "The board only shows the game; it cannot make moves.")
@@ -154,9 +157,7 @@ def actions(state: dict, viewer) -> list[dict]:
         return []
     if viewer == FACILITATOR:
         return [{"type": "end"}]
-    if not isinstance(viewer, int) or isinstance(viewer, bool) or not 0 <= viewer < len(state["names"]):
-        return []
-    if _is_out(state, viewer):
+    if not _is_seat(state, viewer) or _is_out(state, viewer):
         return []
     listed = []
     if viewer in _waiting(state):
@@ -522,22 +523,16 @@ def _end_by_facilitator(s: dict) -> list[dict]:
 
 
 def result(state: dict) -> dict | None:
-    return state["result"]
+    """Set once, when the game ends (a copy, so callers cannot change the state)."""
+    return clone(state["result"])
 
 
 # --------------------------------------------------------------------------
 # Views, bot and auto-play
 
-def _check_viewer(state: dict, viewer):
-    if viewer in (BOARD, FACILITATOR):
-        return viewer
-    if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < len(state["names"]):
-        return viewer
-    _fail("forbidden", "That player is not at this table.")
-
-
 def view(state: dict, viewer) -> dict:
-    viewer = _check_viewer(state, viewer)
+    if viewer not in (BOARD, FACILITATOR) and not _is_seat(state, viewer):
+        _fail("forbidden", "That player is not at this table.")
     s = state
     waiting = _waiting(s) if s["status"] == "playing" else []
     # A card is shown by id only while it lies face up in the pot: once taken
@@ -554,7 +549,8 @@ def view(state: dict, viewer) -> dict:
         "mode": s["options"]["mode"],
         "status": s["status"],
         "players": [{"seat": p, "name": s["names"][p], "cards": len(s["decks"][p]),
-                     "eliminated": _is_out(s, p), "autoplay": s["autoplay"][p]}
+                     "eliminated": _is_out(s, p), "autoplay": s["autoplay"][p],
+                     "wins": s["wins"][p]}
                     for p in range(len(s["names"]))],
         "battle": s["battle"],
         "stage": "battle" if s["stage"] == 0 else s["stage"],
@@ -566,11 +562,11 @@ def view(state: dict, viewer) -> dict:
         "committed": committed,
         "pot_count": len(s["pot"]),
         "carried": s["carried"],
-        "last": s["last"],
+        "last": clone(s["last"]),
         "sudden_death": (None if s["sudden"] is None else
                          {"reason": s["sudden"]["reason"], "battles_left": s["sudden"]["left"],
                           "first_battle": s["sudden"]["first_battle"]}),
-        "result": s["result"],
+        "result": clone(s["result"]),
     }
     if not isinstance(viewer, int):
         return {"public": public, "private": {}}

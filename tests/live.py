@@ -1,0 +1,176 @@
+"""Run the real server (`python -m app`, eventlet) in a subprocess for tests."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """One server process on a fixed port and database; can be killed and started again."""
+
+    def __init__(self, tmp_path: Path, **env):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.instance = tmp_path / "instance"
+        self.env = dict(os.environ, INSTANCE_PATH=str(self.instance),
+                        DATABASE_URL=f"sqlite:///{self.instance / 'live.db'}", SECRET_KEY="live-secret",
+                        PUBLIC_URL=self.url, BOT_DELAY_SCALE="0.01", SOCKET_RATE="1000", SOCKET_BURST="1000",
+                        PYTHONUNBUFFERED="1", **env)
+        self.env.pop("ASYNC_MODE", None)  # the entry point's own default: eventlet
+        self.proc: subprocess.Popen | None = None
+        self.output: list[str] = []
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
+                              capture_output=True, text=True, timeout=60)
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
+                                     cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+        threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited:\n" + "".join(self.output))
+            try:
+                if requests.get(self.url + "/", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start:\n" + "".join(self.output))
+
+    def _drain(self, proc) -> None:
+        for line in proc.stdout:
+            self.output.append(line)
+
+    def kill(self) -> None:
+        """SIGKILL: no clean shutdown, no flush — the crash we must survive."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def add_facilitator(self, name="teacher", password="live-password-1") -> None:
+        """Through the CLI named in DESIGN.md, before the server starts."""
+        result = self.cli("facilitator", "add", name, "--password", password)
+        assert result.returncode == 0, result.stderr + result.stdout
+
+    def api_token(self, name="teacher", password="live-password-1") -> str:
+        return requests.post(self.url + "/api/login", json={"name": name, "password": password},
+                             timeout=10).json()["token"]
+
+    def create_table(self, token: str, game: str = "war") -> str:
+        response = requests.post(self.url + "/api/tables", json={"game": game},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert response.status_code == 201, response.text
+        return response.json()["code"]
+
+
+class LivePhone:
+    """A python-socketio client acting like a phone: it resumes its seat by itself on reconnect."""
+
+    def __init__(self, url: str):
+        self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1)
+        self.view = None
+        self.token = None
+        self.resumed = threading.Event()
+        self.updated = threading.Condition()
+        self.sio.on("view", self._on_view)
+        self.sio.on("connect", self._on_connect)
+        self.sio.connect(url, transports=["websocket"], wait_timeout=10)
+
+    def _on_view(self, payload):
+        with self.updated:
+            if self.view is None or payload["version"] >= self.view["version"]:
+                self.view = payload
+            self.updated.notify_all()
+
+    def _on_connect(self):
+        if self.token:
+            threading.Thread(target=self._resume, daemon=True).start()
+
+    def _resume(self):
+        ack = self.sio.call("resume", {"token": self.token}, timeout=10)
+        if ack.get("ok"):
+            self.resumed.set()
+
+    def call(self, event, payload):
+        return self.sio.call(event, payload, timeout=10)
+
+    def join(self, code, name):
+        ack = self.call("join", {"code": code, "name": name})
+        assert ack["ok"], ack
+        self.token = ack["token"]
+        return ack
+
+    def wait_for(self, predicate, timeout=20.0):
+        deadline = time.monotonic() + timeout
+        with self.updated:
+            while not (self.view and predicate(self.view)):
+                left = deadline - time.monotonic()
+                assert left > 0, f"timed out; last view version {self.view and self.view['version']}"
+                self.updated.wait(left)
+        return self.view
+
+    def can(self, kind):
+        return bool(self.view) and any(a["type"] == kind for a in self.view["actions"])
+
+    def close(self):
+        self.sio.disconnect()
+
+
+def play_live(phones, until=lambda v: v["status"] == "ended", limit=20000):
+    """Reveal from every phone whenever it may; returns the acked versions in order."""
+    acked = []
+    for _ in range(limit):
+        if until(phones[0].view):
+            return acked
+        moved = False
+        for phone in phones:
+            if phone.can("reveal"):
+                ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "reveal"}})
+                if ack["ok"]:
+                    acked.append(ack["version"])
+                    moved = True
+                else:
+                    assert ack["error"]["code"] in ("stale", "not_your_turn"), ack
+        if not moved:
+            time.sleep(0.02)  # wait for the broadcast of the other phones' moves
+    raise AssertionError("the game did not reach its goal")
+
+
+def autoplay_to_end(phones, speed=4, timeout=240.0):
+    """Switch every phone to server-side auto-play and wait for the end."""
+    for phone in phones:
+        for _ in range(20):
+            ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "autoplay", "speed": speed}})
+            if ack["ok"] or ack["error"]["code"] != "stale":
+                break
+            time.sleep(0.02)
+        assert ack["ok"] or ack["error"]["code"] in ("game_over", "not_your_turn"), ack  # out already
+    return phones[0].wait_for(lambda v: v["status"] == "ended", timeout=timeout)

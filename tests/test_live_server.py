@@ -1,0 +1,94 @@
+"""The real server command (eventlet), real Socket.IO clients, and a SIGKILL."""
+from __future__ import annotations
+
+import pytest
+import requests
+
+from live import LivePhone, LiveServer, autoplay_to_end, play_live
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = LiveServer(tmp_path)
+    yield srv
+    srv.stop()
+
+
+def test_first_start_prints_the_address_and_a_one_time_setup_link(server):
+    server.start()
+    text = "".join(server.output)
+    assert f"Open {server.url}/" in text
+    link = next(word for word in text.split() if "/facilitator/setup/" in word)
+    assert requests.get(link, timeout=5).status_code == 200
+
+
+def test_three_clients_play_a_war_game_to_the_end(server):
+    server.add_facilitator()
+    server.start()
+    token = server.api_token()
+    code = server.create_table(token)
+    board = LivePhone(server.url)
+    assert board.call("watch", {"code": code})["ok"]
+    phones = [LivePhone(server.url) for _ in range(3)]
+    try:
+        for phone, name in zip(phones, ["Ana", "Ben", "Cara"]):
+            phone.join(code, name)
+        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start"}])
+        assert phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})["ok"]
+        for phone in phones:
+            phone.wait_for(lambda v: v["status"] == "playing")
+        # Taps first (the act path), then auto-play at 4x keeps a long game moving.
+        play_live(phones, until=lambda v: v["version"] >= 60)
+        autoplay_to_end(phones)
+        final = board.wait_for(lambda v: v["status"] == "ended")
+        result = final["view"]["public"]["result"]
+        assert len(result["winners"]) >= 1 and sorted(result["ranking"]) == [0, 1, 2]
+        assert sum(p["cards"] for p in final["view"]["public"]["players"]) == 52
+        summary = requests.get(f"{server.url}/api/tables/{code}", headers={"Authorization": f"Bearer {token}"},
+                               timeout=5).json()
+        assert summary["status"] == "ended" and summary["version"] == final["version"]
+    finally:
+        for phone in phones + [board]:
+            phone.close()
+
+
+def test_sigkill_mid_game_loses_nothing_and_phones_come_back(server):
+    server.add_facilitator()
+    server.start()
+    token = server.api_token()
+    code = server.create_table(token)
+    phones = [LivePhone(server.url) for _ in range(3)]
+    try:
+        seats = [phone.join(code, name)["seat"] for phone, name in zip(phones, ["Ana", "Ben", "Cara"])]
+        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start"}])
+        phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})
+        for phone in phones:
+            phone.wait_for(lambda v: v["status"] == "playing")
+        acked = play_live(phones, until=lambda v: v["version"] >= 40)
+        last_acked = max(acked)
+        before = phones[0].view["view"]["public"]["players"]
+
+        server.kill()
+        server.start()  # same port, same database
+
+        for phone in phones:
+            assert phone.resumed.wait(30), "a phone did not resume by itself"
+        for phone, seat in zip(phones, seats):
+            view = phone.wait_for(lambda v: v["version"] >= last_acked)
+            assert view["seat"] == seat and view["status"] == "playing"
+        after = phones[0].view
+        assert after["version"] == last_acked
+        assert [p["cards"] for p in after["view"]["public"]["players"]] == [p["cards"] for p in before]
+        assert [p["name"] for p in after["players"]] == ["Ana", "Ben", "Cara"]
+        assert all(p["connected"] for p in phones[0].wait_for(
+            lambda v: all(p["connected"] for p in v["players"]))["players"])
+        summary = requests.get(f"{server.url}/api/tables/{code}", headers={"Authorization": f"Bearer {token}"},
+                               timeout=5).json()
+        assert len(summary["seats"]) == 3  # no duplicate seats after the reconnects
+        play_live(phones, until=lambda v: v["version"] >= last_acked + 30)
+        assert autoplay_to_end(phones)["view"]["public"]["result"]
+    finally:
+        for phone in phones:
+            phone.close()
