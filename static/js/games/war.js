@@ -41,7 +41,7 @@ function seats(pub, you) {
       return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : ""), dataset: { seat: p.seat } },
         h("h3", {}, p.name, p.seat === you ? h("span", { class: "badge" }, "you") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : `${p.cards} card${p.cards === 1 ? "" : "s"}`),
-        shown ? card(shown) : h("p", { class: "muted" }, waiting ? "⏳ to reveal" : p.eliminated ? "" : "—"),
+        shown ? card(shown) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—"),
         p.autoplay ? h("span", { class: "badge" }, `auto ${p.autoplay}×`) : null);
     }));
 }

@@ -1,0 +1,49 @@
+"""Playwright driving Debian's Chromium (never a downloaded browser).
+
+Outside CI a machine without /usr/bin/chromium skips the browser tests; in CI
+(CI=true) that is a failure, because scripts/test installs it.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--disable-quic", "--no-first-run"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def launch_browser():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{CHROMIUM} is missing in CI: scripts/test should have installed Debian's chromium")
+        pytest.skip(f"{CHROMIUM} is not installed (bash scripts/test installs it)")
+    from playwright.sync_api import sync_playwright
+
+    manager = sync_playwright().start()
+    browser = manager.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    return manager, browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    manager, browser = launch_browser()
+    yield browser
+    browser.close()
+    manager.stop()
+
+
+def no_dialogs(page):
+    """Any alert() means injected HTML ran: fail loudly."""
+    fired = []
+    page.on("dialog", lambda d: (fired.append(d.message), d.dismiss()))
+    return fired
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,127 @@
+"""End to end in a real browser: facilitator, projected board, three phones."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser import PHONE, browser, no_dialogs, shot  # noqa: F401  (fixture)
+from live import LiveServer
+
+pytestmark = pytest.mark.browser
+EVIL_NAME = "<img src=x>Zed"           # HTML that would render an image if parsed
+EVIL_NOTE = "<img src=x onerror=alert(1)>"  # the issue's example (too long for a name: 28 characters)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("browser"))
+    srv.add_facilitator("teacher", "browser-pass-1")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def tap(locator):
+    """Tap a control that a live update may replace or disable at any moment."""
+    try:
+        locator.click(timeout=1500)
+    except PlaywrightTimeout:
+        pass  # it changed under the finger (someone else's move); the caller looks again
+
+
+def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
+    teacher = browser.new_context()
+    fac = teacher.new_page()
+    fac_dialogs = no_dialogs(fac)
+    fac.goto(server.url + "/facilitator/")
+    fac.get_by_label("Name").fill("teacher")
+    fac.get_by_label("Password").fill("browser-pass-1")
+    fac.get_by_role("button", name="Log in").click()
+    fac.get_by_role("button", name="Create a War table").click()
+    fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))
+    code = fac.url.rsplit("/", 1)[1]
+
+    with fac.expect_popup() as popup:
+        fac.get_by_role("link", name="Open the board in a new window").click()
+    board = popup.value
+    board_dialogs = no_dialogs(board)
+    board.wait_for_load_state()
+    assert board.locator(".table-code").inner_text() == code
+    assert board.locator("img.qr").evaluate("img => img.complete && img.naturalWidth > 0")
+    assert "1" not in code and "0" not in code and "O" not in code and "I" not in code
+
+    phones, dialogs = [], []
+    for name in ["Ana", "Ben", EVIL_NAME]:
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        dialogs.append(no_dialogs(page))
+        page.goto(server.url + "/")
+        page.get_by_label("Table code").fill(code.lower())
+        page.get_by_role("button", name="Next").click()
+        page.get_by_label("Your name").fill(name)
+        page.get_by_role("button", name="Join").click()
+        page.get_by_text("Waiting for players").wait_for()
+        phones.append(page)
+
+    # The board lists the players live, the HTML name as plain text.
+    board.get_by_text("Players joined: 3 of 6").wait_for()
+    assert board.get_by_text(EVIL_NAME, exact=True).count() == 1
+    assert board.locator(".player-list img").count() == 0
+    shot(board, "board-lobby")
+    shot(phones[0], "phone-lobby")
+
+    phones[0].get_by_role("button", name="Deal cards & start").click()
+    for page in phones:
+        page.locator(".deck-button").wait_for()
+    board.get_by_text("Battle 1").wait_for()
+
+    # Three battles by tapping the deck (one phone uses the keyboard).
+    def resolved(n):
+        return board.locator(".last-battle h2").filter(has_text=re.compile(rf"^Battle {n}: ")).count() > 0
+
+    for battle in range(1, 4):
+        for _ in range(200):
+            if resolved(battle):
+                break
+            for i, page in enumerate(phones):
+                deck = page.locator(".deck-button:not([disabled])")
+                if deck.count():
+                    if i == 1:
+                        page.locator("body").press("Space")
+                    else:
+                        tap(deck)
+            board.wait_for_timeout(100)
+        assert resolved(battle), f"battle {battle} was not resolved on the board"
+    shot(phones[0], "phone-playing")
+    shot(board, "board-playing")
+
+    # Phone 2 reloads mid-game and keeps its seat: no join form, same name, still 3 players.
+    phones[1].reload()
+    phones[1].locator(".deck-button").wait_for()
+    assert phones[1].locator("#join-panel").is_hidden()
+    assert phones[1].locator(".war-seat", has_text="you").locator("h3").inner_text().startswith("Ben")
+    assert board.locator(".war-seat").count() == 3
+
+    # A playtest note with the issue's HTML example shows as text for the facilitator.
+    phones[2].locator("summary", has_text="Playtest note").click()
+    phones[2].get_by_label("What happened? What was confusing?").fill(EVIL_NOTE)
+    phones[2].get_by_role("button", name="Save note").click()
+    phones[2].get_by_text("Saved. Thank you!").wait_for()
+    fac.locator("#notes li", has_text=EVIL_NOTE).wait_for()
+    assert fac.locator("#notes img").count() == 0
+
+    # Auto-play carries the game to its end.
+    for page in phones:
+        button = page.get_by_role("button", name="Auto-play: off")
+        if button.count():
+            button.click()
+    ended = re.compile(r"wins the game!|Shared win")
+    board.locator(".result h2").filter(has_text=ended).wait_for(timeout=240_000)
+    for page in phones:
+        page.locator(".result h2").filter(has_text=ended).wait_for(timeout=30_000)
+    shot(board, "board-ended")
+    shot(phones[0], "phone-ended")
+    fac.locator("#table-status", has_text="Status: ended").wait_for()
+    assert not fac_dialogs and not board_dialogs and not any(dialogs)
