@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Column, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -65,7 +65,7 @@ class GameTable(SQLModel, table=True):
     game: str
     engine_version: str
     options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    seed: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # 62 random bits
     status: str = "lobby"  # lobby | playing | ended
     version: int = 0
     state: Optional[dict] = Field(default=None, sa_column=Column(JSON, nullable=True))

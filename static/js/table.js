@@ -43,8 +43,8 @@ export function lobby(payload, { role, onStart }) {
 export function logList(entries, limit = 12) {
   const recent = entries.slice(-limit).reverse();
   return h("section", { class: "log", "aria-label": "Game log" },
-    h("h2", { class: "small-heading" }, "What happened"),
-    h("ol", { class: "log-list", reversed: true }, recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
+    h("h2", { class: "small-heading" }, "What happened (newest first)"),
+    h("ul", { class: "log-list", role: "list" }, recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
 }
 
 export function banner(el, payload) {

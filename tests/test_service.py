@@ -1,0 +1,166 @@
+"""The table service on both databases: event sourcing, compare-and-swap, replay.
+
+SQLite is the embedded default; PostgreSQL (127.0.0.1:5432, database `test`,
+started on every machine of this kind) is the scaled configuration, used for
+real here, never mocked.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from sqlalchemy import text
+from sqlmodel import SQLModel
+
+from app.accounts import Accounts
+from app.db import make_engine
+from app.engines import war
+from app.tables import ServiceError, TableService
+
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def service(request, tmp_path):
+    if request.param == "sqlite":
+        db = make_engine(f"sqlite:///{tmp_path / 'service.db'}")
+        yield TableService(db, bot_delay_scale=0)
+        db.dispose()
+        return
+    # A private schema per test keeps parallel or leftover runs apart.
+    schema = "t_" + uuid.uuid4().hex[:12]
+    admin = make_engine(POSTGRES + "?options=-csearch_path%3Dpublic")
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    db = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
+    yield TableService(db, bot_delay_scale=0)
+    db.dispose()
+    with admin.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()
+
+
+@pytest.fixture
+def facilitator_id(service):
+    return Accounts(service.db).add("teacher", "password-123").id
+
+
+def seat_players(service, code, names):
+    return [service.join(code, name) for name in names]
+
+
+def play(service, code, seats, *, moves=None):
+    """Reveal for every seat that may, until the game ends (or `moves` accepted)."""
+    done = 0
+    while service.get(code).status == "playing" and (moves is None or done < moves):
+        table = service.get(code)
+        for seat in range(seats):
+            if war.bot(table.state, seat) is not None:
+                service.act(code, seat, table.version, {"type": "reveal"})
+                done += 1
+                break
+    return done
+
+
+def test_every_change_is_an_event_and_replay_equals_the_snapshot(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben", "Cara"])
+    service.act(table.code, 0, 3, {"type": "start"})
+    play(service, table.code, 3, moves=40)
+    service.act(table.code, 1, service.get(table.code).version, {"type": "autoplay", "speed": 2})
+    service.moderate(facilitator_id, table.code, service.get(table.code).version, {"type": "lock"})
+    service.moderate(facilitator_id, table.code, service.get(table.code).version, {"type": "kick", "seat": 2})
+    play(service, table.code, 3, moves=40)
+    final = service.get(table.code)
+    events = service.events(table.code)
+    assert [e.version for e in events] == list(range(1, final.version + 1))
+    assert service.replay(table.code) == final.state
+    service.moderate(facilitator_id, table.code, final.version, {"type": "end"})
+    ended = service.get(table.code)
+    assert ended.status == "ended" and service.replay(table.code) == ended.state
+
+
+def test_a_full_game_replays_exactly(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    play(service, table.code, 2)
+    final = service.get(table.code)
+    assert final.status == "ended" and war.result(final.state) is not None
+    assert service.replay(table.code) == final.state
+
+
+def test_simultaneous_moves_on_one_version_one_wins_one_is_stale(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben", "Cara", "Dan"])
+    service.act(table.code, 0, 4, {"type": "start"})
+    version = service.get(table.code).version
+    barrier = threading.Barrier(4)
+    outcomes = []
+
+    def reveal(seat):
+        barrier.wait()
+        try:
+            outcomes.append(("ok", service.act(table.code, seat, version, {"type": "reveal"})))
+        except ServiceError as exc:
+            outcomes.append((exc.code, None))
+
+    threads = [threading.Thread(target=reveal, args=(seat,)) for seat in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(code for code, _ in outcomes) == ["ok", "stale", "stale", "stale"]
+    assert service.get(table.code).version == version + 1
+    assert len(service.events(table.code)) == version + 1
+
+
+def test_simultaneous_joins_never_overfill_or_duplicate(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    barrier = threading.Barrier(9)
+    results = []
+
+    def join(i):
+        barrier.wait()
+        try:
+            results.append(service.join(table.code, f"P{i}")["seat"])
+        except ServiceError as exc:
+            results.append(exc.code)
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(9)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    seats = sorted(r for r in results if isinstance(r, int))
+    assert seats == list(range(6))
+    assert sorted(r for r in results if isinstance(r, str)) == ["table_full"] * 3
+    assert [s.seat_index for s in service.seats(table.code)] == list(range(6))
+
+
+def test_an_illegal_or_stale_move_changes_nothing(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    before = service.get(table.code)
+    for seat, version, action, code in [(0, before.version - 1, {"type": "reveal"}, "stale"),
+                                        (0, before.version, {"type": "jump"}, "illegal"),
+                                        (0, before.version, "reveal", "bad_request"),
+                                        (5, before.version, {"type": "reveal"}, "forbidden")]:
+        with pytest.raises(ServiceError) as err:
+            service.act(table.code, seat, version, action)
+        assert err.value.code == code
+    after = service.get(table.code)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_computer_seat_moves_through_the_same_path(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})
+    assert service.next_auto(table.code) == (1, 0.0)
+    version = service.auto_step(table.code, 1)
+    assert version == 5 and service.events(table.code)[-1].actor == "seat:1:auto"
+    assert service.next_auto(table.code) is None  # Ana has not revealed yet: nothing for the computer
