@@ -1,0 +1,67 @@
+"""One accepted move through the table service vs a bare SQLite transaction."""
+from __future__ import annotations
+
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.accounts import Accounts  # noqa: E402
+from app.db import make_engine  # noqa: E402
+from app.engines import war  # noqa: E402
+from app.tables import TableService  # noqa: E402
+
+MOVES = 300
+
+
+def service_moves(folder: Path) -> float:
+    db = make_engine(f"sqlite:///{folder / 'bench.db'}")
+    service = TableService(db, bot_delay_scale=0)
+    fac = Accounts(db).add("bench", "bench-password")
+    table = service.create_table(fac.id, "war", {})
+    for name in ("A", "B", "C", "D"):
+        service.join(table.code, name)
+    service.act(table.code, 0, 4, {"type": "start"})
+    done, start = 0, time.perf_counter()
+    while done < MOVES and service.get(table.code).status == "playing":
+        t = service.get(table.code)
+        seat = next(p for p in range(4) if war.bot(t.state, p))
+        service.act(table.code, seat, t.version, {"type": "reveal"})
+        done += 1
+    elapsed = (time.perf_counter() - start) / done
+    db.dispose()
+    return elapsed
+
+
+def bare_transactions(folder: Path) -> float:
+    conn = sqlite3.connect(folder / "bare.db", isolation_level=None)
+    for pragma in ("journal_mode=WAL", "synchronous=FULL"):
+        conn.execute(f"PRAGMA {pragma}")
+    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, version INT, state TEXT)")
+    conn.execute("CREATE TABLE e (id INTEGER PRIMARY KEY, t INT, version INT, body TEXT)")
+    conn.execute("INSERT INTO t VALUES (1, 0, '{}')")
+    payload = "x" * 6000  # about a War snapshot
+    start = time.perf_counter()
+    for v in range(MOVES):
+        conn.execute("BEGIN")
+        conn.execute("UPDATE t SET version = ?, state = ? WHERE id = 1 AND version = ?", (v + 1, payload, v))
+        conn.execute("INSERT INTO e (t, version, body) VALUES (1, ?, '{}')", (v + 1,))
+        conn.execute("COMMIT")
+    elapsed = (time.perf_counter() - start) / MOVES
+    conn.close()
+    return elapsed
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        baseline = bare_transactions(folder)
+        ours = service_moves(folder)
+    print(f"service move: {ours * 1e3:7.2f} ms   bare SQLite transaction: {baseline * 1e3:7.2f} ms   "
+          f"ratio {ours / baseline:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
