@@ -6,7 +6,7 @@ server entry point (app/__main__.py) chooses and monkey-patches it.
 """
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, render_template, request
 
 from app import config as config_module
 from app.extensions import socketio
@@ -51,6 +51,19 @@ def create_app(overrides: dict | None = None) -> Flask:
 
     from app.cli import register as register_cli
     register_cli(app)
+
+    @app.errorhandler(400)
+    @app.errorhandler(404)
+    @app.errorhandler(405)
+    def _error_page(error):
+        titles = {400: "Something was wrong with that request", 404: "Not found", 405: "Not allowed"}
+        message = getattr(error, "description", "") if error.code == 400 else (
+            "There is nothing at this address. Check the code on the board." if error.code == 404
+            else "That page cannot be used this way.")
+        if request.path.startswith("/api/"):
+            return {"ok": False, "error": {"code": "bad_request" if error.code != 404 else "unknown_table",
+                                           "message": message}}, error.code
+        return render_template("error.html", title=titles[error.code], message=message), error.code
 
     @app.after_request
     def _security_headers(response):

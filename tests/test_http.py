@@ -185,3 +185,11 @@ def test_api_table_summary_log_and_debrief(app, teacher_token, war_table, tables
     other = {"Authorization": "Bearer " + app.extensions["accounts"].issue_token(other_teacher.id)}
     assert client.get(f"/api/tables/{war_table.code}", headers=other).status_code == 403
     assert client.get("/api/tables/ZZZZZZ", headers=auth).status_code == 404
+
+
+def test_unknown_pages_get_a_friendly_page_or_json(app):
+    client = app.test_client()
+    page = client.get("/board/ZZZZZZ")
+    assert page.status_code == 404 and b"Check the code on the board" in page.data and b"<h1>Not found" in page.data
+    api = client.get("/api/does-not-exist")
+    assert api.status_code == 404 and api.get_json()["ok"] is False
