@@ -32,7 +32,8 @@ class LiveServer:
         self.env = dict(os.environ, INSTANCE_PATH=str(self.instance),
                         DATABASE_URL=f"sqlite:///{self.instance / 'live.db'}", SECRET_KEY="live-secret",
                         PUBLIC_URL=self.url, BOT_DELAY_SCALE="0.01", SOCKET_RATE="1000", SOCKET_BURST="1000",
-                        PYTHONUNBUFFERED="1", **env)
+                        PYTHONUNBUFFERED="1")
+        self.env.update(env)
         self.env.pop("ASYNC_MODE", None)  # the entry point's own default: eventlet
         self.proc: subprocess.Popen | None = None
         self.output: list[str] = []
