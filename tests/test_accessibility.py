@@ -1,0 +1,78 @@
+"""axe-core (vendored under tests/vendor) checks every page for WCAG A/AA problems:
+contrast, labels, names of controls, landmarks. Runs in Debian's Chromium."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from browser import PHONE, browser  # noqa: F401  (fixture)
+from live import LivePhone, LiveServer
+
+pytestmark = pytest.mark.browser
+AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = LiveServer(tmp_path_factory.mktemp("a11y"))
+    srv.add_facilitator("teacher", "a11y-pass-123")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def violations(page):
+    # The CSP (rightly) forbids injected scripts, so the audit context bypasses it.
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa']}});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}));
+    }""")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
+    token = server.api_token("teacher", "a11y-pass-123")
+    code = server.create_table(token)
+    phones = [LivePhone(server.url) for _ in range(2)]
+    for phone, name in zip(phones, ["Ana", "Ben"]):
+        phone.join(code, name)
+    phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"])
+    phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})
+    for phone in phones:
+        phone.wait_for(lambda v: v["status"] == "playing")
+    phones[1].call("act", {"version": phones[1].view["version"], "action": {"type": "reveal"}})
+
+    teacher = browser.new_context(bypass_csp=True)
+    fac = teacher.new_page()
+    fac.goto(server.url + "/facilitator/login")
+    problems = {"login": violations(fac)}
+    fac.get_by_label("Name").fill("teacher")
+    fac.get_by_label("Password").fill("a11y-pass-123")
+    fac.get_by_role("button", name="Log in").click()
+    fac.get_by_role("heading", name="Games").wait_for()
+    problems["dashboard"] = violations(fac)
+    fac.goto(f"{server.url}/facilitator/tables/{code}")
+    fac.locator(".war-seat").first.wait_for()
+    problems["facilitator table"] = violations(fac)
+
+    board = browser.new_context(bypass_csp=True).new_page()
+    board.goto(f"{server.url}/board/{code}")
+    board.locator(".war-seat").first.wait_for()
+    problems["board"] = violations(board)
+
+    phone_ctx = browser.new_context(bypass_csp=True, **PHONE)
+    phone = phone_ctx.new_page()
+    phone.goto(server.url + "/")
+    problems["home"] = violations(phone)
+    phone.goto(f"{server.url}/join/{code}")
+    phone.get_by_label("Your name").wait_for()
+    problems["join"] = violations(phone)
+    phone.evaluate("t => localStorage.setItem('cg.seat.' + t[0], t[1])", [code, phones[0].token])
+    phone.reload()
+    phone.locator(".deck-button").wait_for()
+    problems["phone playing"] = violations(phone)
+    for p in phones:
+        p.close()
+    assert {page: found for page, found in problems.items() if found} == {}
