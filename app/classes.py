@@ -2,27 +2,183 @@
 
 The class code is accepted wherever a table code is (`join_any`): a student
 joining with it is seated at one of the session's tables, and from then on
-plays exactly as at a single table.
+plays exactly as at a single table. Where students sit is decided by the pure
+rules in app/seating.py; this service reads the class's tables, asks seating,
+and applies the answer through the table service, whose class-session methods
+compare-and-swap every table they touch plus the class row, so two arrivals,
+a move and the start never overwrite one another (a loser retries from fresh
+data).
+
+The overview (`overview`, for the facilitator; `public_overview`, for the
+projected class board) summarises every table: players, progress toward the
+game's goal, whose turn it is, time since the last move, and alerts. What a
+game contributes (progress, turn, scores, its own alerts) comes from its entry
+in FIGURES; the generic alerts are the functions in ALERT_RULES.
 """
 from __future__ import annotations
 
+import random
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Callable
+
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
-from app.models import ClassSession, GameTable
-from app.tables import ServiceError, TableService
+from app import engines, seating
+from app.engines.contract import IllegalAction
+from app.models import ClassSession, Event, GameTable, Seat, utcnow
+from app.security import InputError, clean_name, name_key, new_code
+from app.tables import ServiceError, TableService, seat_room
+
+IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
+AWAY_SECONDS = 60      # a student disconnected this long needs the teacher
+MESSAGE_MAX = 140      # a message to every phone: one line on a phone screen
+RETRIES = 12           # a class change that lost a compare-and-swap is retried this often
+LEADERS_ON_BOARD = 10  # the projected leader board lists this many players
 
 
+def _utc(moment: datetime | None) -> datetime | None:
+    # SQLite hands datetimes back without their zone; every stored time is UTC.
+    if moment is not None and moment.tzinfo is None:
+        return moment.replace(tzinfo=timezone.utc)
+    return moment
+
+
+def _names(names: list[str]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
+    if not names:
+        return ""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _minutes(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return "1 minute" if minutes == 1 else f"{minutes} minutes"
+
+
+# ----------------------------------------------------------- per-game figures
+@dataclass
+class TableFacts:
+    """Everything the overview knows about one table, for figures and alerts."""
+
+    klass: ClassSession
+    table: GameTable
+    number: int
+    seats: list[Seat]
+    players: list[dict]          # {seat, name, computer, connected, away_seconds}
+    public: dict | None          # the engine's public view, None before the start
+    result: dict | None
+    idle_seconds: float | None   # since the last event of any kind
+    figures: dict = field(default_factory=dict)
+
+
+def _war_figures(facts: TableFacts) -> dict:
+    """War: progress = the leader's cards of 52 and the battle; turn = who still has to reveal."""
+    public = facts.public
+    players = public["players"]
+    leader = max(players, key=lambda p: (p["cards"], -p["seat"]))
+    total = 52
+    progress = {"value": leader["cards"], "goal": total,
+                "label": f"{leader['name']} holds {leader['cards']} of {total} cards",
+                "detail": f"Battle {public['battle']}"}
+    turn = None
+    if public["status"] == "playing":
+        waiting = [players[s]["name"] for s in public["waiting_for"]]
+        turn = {"seats": list(public["waiting_for"]), "names": waiting,
+                "text": f"Waiting for {_names(waiting)} to reveal" if waiting else "Resolving the battle"}
+    scores = [{"seat": p["seat"], "score": p["cards"], "label": f"{p['cards']} cards",
+               "out": p["eliminated"]} for p in players]
+    alerts = []
+    if public.get("sudden_death"):
+        alerts.append({"kind": "sudden_death", "level": "info",
+                       "text": f"Sudden death: {public['sudden_death']['battles_left']} battles left"})
+    return {"progress": progress, "turn": turn, "scores": scores, "alerts": alerts}
+
+
+# A game's figures: TableFacts (public view present) -> {progress, turn, scores, alerts}.
+# A game without an entry still gets players, status, timings, results and the generic alerts.
+FIGURES: dict[str, Callable[[TableFacts], dict]] = {"war": _war_figures}
+
+
+def _idle_alert(facts: TableFacts) -> list[dict]:
+    t = facts.table
+    if t.status == "playing" and not t.paused and facts.idle_seconds is not None \
+            and facts.idle_seconds >= IDLE_SECONDS:
+        return [{"kind": "idle", "level": "attention", "text": f"No move for {_minutes(facts.idle_seconds)}"}]
+    return []
+
+
+def _away_alert(facts: TableFacts) -> list[dict]:
+    if facts.table.status == "ended":
+        return []
+    return [{"kind": "disconnected", "level": "attention", "seat": p["seat"],
+             "text": f"{p['name']} has been disconnected for {_minutes(p['away_seconds'])}"
+             if p["away_seconds"] >= 120 else f"{p['name']} has been disconnected for over a minute"}
+            for p in facts.players
+            if not p["computer"] and not p["connected"] and (p["away_seconds"] or 0) >= AWAY_SECONDS]
+
+
+def _finished_alert(facts: TableFacts) -> list[dict]:
+    if facts.table.status != "ended":
+        return []
+    winners = [facts.public["players"][s]["name"] for s in facts.result["winners"]] \
+        if facts.result and facts.public else []
+    if not winners:
+        return [{"kind": "finished", "level": "info", "text": "Finished"}]
+    verb = "won" if len(winners) == 1 else "share the win"
+    return [{"kind": "finished", "level": "info", "text": f"Finished: {_names(winners)} {verb}"}]
+
+
+def _waiting_alert(facts: TableFacts) -> list[dict]:
+    # Tables that wait for their own start are normal before the class starts;
+    # after it, a lobby table is a late arrival (or a leftover) the teacher should start.
+    students = [p for p in facts.players if not p["computer"]]
+    if facts.table.status == "lobby" and facts.klass.status == "playing" and students:
+        n = len(students)
+        return [{"kind": "waiting", "level": "attention",
+                 "text": f"{_names([p['name'] for p in students])} {'is' if n == 1 else 'are'} waiting to start"}]
+    return []
+
+
+# Generic alerts; a game adds its own through its FIGURES entry (e.g. a vote waiting for moderation).
+ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _away_alert, _finished_alert,
+                                                         _waiting_alert]
+
+
+# ------------------------------------------------------------------ service
 class ClassService:
     def __init__(self, db, tables: TableService):
         self.db = db
         self.tables = tables
+        # When the overview first saw each student's seat disconnected (seat token hash ->
+        # time.time()). Presence itself has no clock; the overview is recomputed on every
+        # change of a class table, a disconnection included, so this is close enough.
+        self._away_since: dict[str, float] = {}
+        self._away_lock = threading.Lock()
 
     def _session(self) -> Session:
         return Session(self.db, expire_on_commit=False)
 
+    # ------------------------------------------------------------ reads
     def find(self, code: str) -> ClassSession | None:
         with self._session() as s:
             return s.exec(select(ClassSession).where(ClassSession.code == code)).first()
+
+    def get(self, code: str) -> ClassSession:
+        klass = self.find(code) if code else None
+        if klass is None:
+            raise ServiceError("unknown_table", "There is no class session with that code.")
+        return klass
+
+    def owned(self, code: str, facilitator_id: int) -> ClassSession:
+        klass = self.get(code)
+        if klass.facilitator_id != facilitator_id:
+            raise ServiceError("forbidden", "This class session belongs to another facilitator.")
+        return klass
 
     def classes_of(self, facilitator_id: int) -> list[ClassSession]:
         with self._session() as s:
@@ -37,15 +193,554 @@ class ClassService:
             klass = s.get(ClassSession, table.class_id)
             return klass.code if klass else None
 
+    @staticmethod
+    def rule(klass: ClassSession) -> seating.SeatingRule:
+        return seating.rule_for(klass.game)
+
+    @staticmethod
+    def table_size(klass: ClassSession) -> int | str:
+        # Stored as an int: 1 means solo (one student per table, with computer opponents).
+        return seating.SOLO if klass.table_size == 1 else klass.table_size
+
+    def _read(self, klass: ClassSession) -> list[dict]:
+        """Every table of the class in creation order: {table, seats (active, by index), last_at}."""
+        with self._session() as s:
+            tables = list(s.exec(select(GameTable).where(GameTable.class_id == klass.id)
+                                 .order_by(GameTable.id)).all())
+            ids = [t.id for t in tables]
+            seats = list(s.exec(select(Seat).where(Seat.table_id.in_(ids), Seat.seat_index != None)  # noqa: E711
+                                .order_by(Seat.seat_index)).all()) if ids else []
+            last = dict(s.exec(select(Event.table_id, func.max(Event.at)).where(Event.table_id.in_(ids))
+                               .group_by(Event.table_id)).all()) if ids else {}
+        by_table: dict[int, list[Seat]] = {i: [] for i in ids}
+        for seat in seats:
+            by_table[seat.table_id].append(seat)
+        return [{"table": t, "seats": by_table[t.id], "last_at": _utc(last.get(t.id) or t.created_at)}
+                for t in tables]
+
+    @staticmethod
+    def _visible(rows: list[dict]) -> list[dict]:
+        """Tables worth showing, numbered 1, 2, … in creation order. A lobby table without
+        students (emptied by moves or balancing, or an unused spare) is hidden."""
+        shown = [r for r in rows if r["table"].status != "lobby" or any(not x.computer for x in r["seats"])]
+        for number, row in enumerate(shown, 1):
+            row["number"] = number
+        return shown
+
+    def _pinned(self, lobby_ids: list[int]) -> set[int]:
+        """Seats the facilitator moved to their current table: balancing moves others first."""
+        if not lobby_ids:
+            return set()
+        with self._session() as s:
+            events = s.exec(select(Event).where(Event.table_id.in_(lobby_ids))).all()
+            pinned = set()
+            for ev in events:
+                if ev.action.get("type") == "move" and ev.action.get("by") == "facilitator":
+                    for item in ev.action.get("in", []):
+                        seat = s.get(Seat, item.get("seat_id"))
+                        if seat is not None and seat.table_id == ev.table_id:
+                            pinned.add(seat.id)
+        return pinned
+
+    def _layout(self, rows: list[dict], *, with_pins: bool = False) -> tuple[list[seating.Table], list[dict]]:
+        """The lobby tables as seating's model, and the rows they came from (same order)."""
+        lobby = [r for r in rows if r["table"].status == "lobby"]
+        pinned = self._pinned([r["table"].id for r in lobby]) if with_pins else set()
+        layout = []
+        for r in lobby:
+            seats = r["seats"]
+            layout.append(seating.Table(
+                key=r["table"].code,
+                students=[seating.Student(x.id, pinned=x.id in pinned) for x in seats if not x.computer],
+                computers=sum(x.computer for x in seats), locked=r["table"].locked,
+                computer_first=bool(seats) and seats[0].computer))
+        return layout, lobby
+
+    # ----------------------------------------------------------- create
+    def create(self, facilitator_id: int, game, options=None, table_size=None,
+               fill_with_computer=False) -> ClassSession:
+        if not isinstance(game, str):
+            raise ServiceError("bad_request", "Send the game's key, e.g. {\"game\": \"war\"}.")
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ServiceError("bad_request", "options must be an object of the game's options.")
+        if not isinstance(fill_with_computer, bool):
+            raise ServiceError("bad_request", "fill_with_computer must be true or false.")
+        try:
+            rule = seating.rule_for(game)
+            engine = engines.get(game)
+            resolved = engines.options_for(game, options)
+            size = seating.parse_table_size(rule, table_size)
+        except (seating.SeatingError, IllegalAction) as exc:
+            raise ServiceError("bad_request", getattr(exc, "message", None) or str(exc))
+        if size != seating.SOLO and not engine.MIN_SEATS <= size <= engine.MAX_SEATS:
+            raise ServiceError("bad_request", f"{engine.TITLE} tables seat {engine.MIN_SEATS} to "
+                                              f"{engine.MAX_SEATS} players.")
+        for _ in range(20):
+            code = new_code()
+            # A class code must never also be a table code: both are typed in the same box.
+            if self.find(code) is not None or self.tables.find(code) is not None:
+                continue
+            klass = ClassSession(code=code, game=game, options=resolved, facilitator_id=facilitator_id,
+                                 table_size=1 if size == seating.SOLO else size,
+                                 fill_with_computer=fill_with_computer)
+            with self._session() as s:
+                s.add(klass)
+                s.commit()
+            return klass
+        raise ServiceError("bad_request", "Could not allocate a class code; try again.")
+
+    def _new_table(self, klass: ClassSession, rows: list[dict]) -> str:
+        """A lobby table for the class: an unused empty one if any, else a fresh one."""
+        for r in rows:
+            if r["table"].status == "lobby" and not r["seats"] and not r["table"].locked:
+                return r["table"].code
+        return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id).code
+
+    @staticmethod
+    def _pause():
+        # Lost a compare-and-swap to a simultaneous change: step aside briefly, then look again.
+        time.sleep(random.uniform(0.005, 0.03))
+
+    # ------------------------------------------------------------- join
     def join_any(self, code: str, name: str) -> dict:
         """`join` with a table code or a class code; returns {seat, token, table}."""
         klass = self.find(code)
         if klass is None:
             return self.tables.join(code, name)
-        raise ServiceError("forbidden", "Class sessions are not open yet.")
+        if klass.status == "ended":
+            raise ServiceError("game_over", "This class session has ended.")
+        try:
+            name = clean_name(name)
+        except InputError as exc:
+            raise ServiceError("bad_request", str(exc))
+        rule, size = self.rule(klass), self.table_size(klass)
+        for _ in range(RETRIES):
+            klass = self.get(code)
+            rows = self._read(klass)
+            if any(name_key(x.name) == name_key(name) for r in rows for x in r["seats"] if not x.computer):
+                raise ServiceError("name_taken", f"Someone in this class is already called {name}. "
+                                                 "Add an initial or pick another name.")
+            layout, lobby = self._layout(rows)
+            index = seating.place(layout, rule, size)
+            table_code = lobby[index]["table"].code if index is not None else self._new_table(klass, rows)
+            computers = rule.solo_computers if size == seating.SOLO else 0
+            try:
+                return self.tables.class_join(table_code, name, class_id=klass.id, class_version=klass.version,
+                                              computers=computers)
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+                self._pause()
+        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+
+    # ----------------------------------------------------- before start
+    @staticmethod
+    def _row(rows: list[dict], table_code) -> dict:
+        row = next((r for r in rows if r["table"].code == table_code), None)
+        if row is None:
+            raise ServiceError("unknown_table", "There is no table with that code in this class.")
+        return row
+
+    def move(self, facilitator_id: int, code: str, table_code, seat, to, version=None) -> dict:
+        """Move the student in `seat` of lobby table `table_code` to lobby table `to` (a
+        table code, or "new" for a new table). `version`, when given, is the source table's
+        version the facilitator saw: a seat number from an older view is refused as stale.
+        Returns {"changed": [table codes], "moved": {seat id: {token_hash, table, seat}}}."""
+        if not isinstance(table_code, str) or not isinstance(to, str):
+            raise ServiceError("bad_request", "Send {table, seat, to}: to is a table code or \"new\".")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ServiceError("bad_request", "seat must be the student's seat number.")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+            raise ServiceError("bad_request", "version must be the table version shown on the overview.")
+        klass = self.owned(code, facilitator_id)
+        if klass.status == "ended":
+            raise ServiceError("game_over", "This class session has ended.")
+        rule, size = self.rule(klass), self.table_size(klass)
+        to = to.strip().upper() if to.strip().lower() != "new" else "new"
+        for _ in range(RETRIES):
+            klass = self.get(code)
+            rows = self._read(klass)
+            source = self._row(rows, table_code.strip().upper())
+            if source["table"].status != "lobby":
+                raise ServiceError("illegal", "Students can only be moved before their table starts.")
+            if version is not None and source["table"].version != version:
+                raise ServiceError("stale", "That table changed meanwhile; look at the overview again.")
+            student = next((x for x in source["seats"] if x.seat_index == seat), None)
+            if student is None or student.computer:
+                raise ServiceError("bad_request", "There is no student in that seat.")
+            layout, lobby = self._layout(rows)
+            to_index = None
+            if to != "new":
+                target = self._row(rows, to)
+                if target["table"].status != "lobby":
+                    raise ServiceError("illegal", "Students can only be moved to a table that has not started yet.")
+                to_index = lobby.index(target)
+            try:
+                seating.check_move(layout, rule, size, student.id, to_index)
+            except seating.SeatingError as exc:
+                raise ServiceError("table_full" if "full" in str(exc) else "bad_request", str(exc))
+            to_code = lobby[to_index]["table"].code if to_index is not None else self._new_table(
+                klass, [r for r in rows if r is not source])
+            try:
+                moved = self.tables.move_seats([(student.id, to_code)], by="facilitator", class_id=klass.id,
+                                               class_version=klass.version)
+            except ServiceError as exc:
+                if exc.code != "stale" or version is not None:
+                    raise
+                self._pause()
+                continue
+            if size == seating.SOLO:
+                self._give_solo_computers(to_code, rule)
+            return {"changed": [source["table"].code, to_code], "moved": moved}
+        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+
+    def _give_solo_computers(self, table_code: str, rule: seating.SeatingRule) -> None:
+        # A solo student can press "Deal cards & start" only once the computer opponent sits down.
+        for _ in range(RETRIES):
+            present = sum(x.computer for x in self.tables.seats(table_code))
+            if present >= rule.solo_computers:
+                return
+            try:
+                self.tables.add_computer_seat(table_code)
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+                self._pause()
+
+    def add_computer(self, facilitator_id: int, code: str, table_code) -> dict:
+        """A computer player takes a free chair of a lobby table (so a short table can start)."""
+        if not isinstance(table_code, str):
+            raise ServiceError("bad_request", "Send the table's code.")
+        klass = self.owned(code, facilitator_id)
+        rule, size = self.rule(klass), self.table_size(klass)
+        for _ in range(RETRIES):
+            klass = self.get(code)
+            row = self._row(self._read(klass), table_code.strip().upper())
+            if row["table"].status != "lobby":
+                raise ServiceError("illegal", "Computer players can only be added before the table starts.")
+            if not any(not x.computer for x in row["seats"]):
+                raise ServiceError("illegal", "No student sits at that table yet.")
+            limit = seating.seats_per_table(rule, size)
+            if len(row["seats"]) >= limit:
+                raise ServiceError("table_full", f"That table already has {limit} players.")
+            try:
+                self.tables.add_computer_seat(row["table"].code, class_id=klass.id, class_version=klass.version)
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+                self._pause()
+                continue
+            return {"changed": [row["table"].code]}
+        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+
+    # -------------------------------------------------------------- start
+    def _computers_for(self, klass: ClassSession, row: dict) -> int:
+        """How many computer seats a lobby table starts with, by the class's seating rule."""
+        rule, size = self.rule(klass), self.table_size(klass)
+        students = sum(not x.computer for x in row["seats"])
+        have = sum(x.computer for x in row["seats"])
+        needed = seating.computers_needed(rule, size, klass.fill_with_computer, students)
+        # Computers the facilitator added by hand stay, as long as the table has room for them.
+        return max(needed, min(have, seating.seats_per_table(rule, size) - students))
+
+    def _start_row(self, klass: ClassSession, table_code: str) -> bool:
+        """Start one lobby table with its computers; False if it had already started."""
+        for _ in range(RETRIES):
+            row = next(r for r in self._read(klass) if r["table"].code == table_code)
+            if row["table"].status != "lobby":
+                return False
+            try:
+                self.tables.start_class_table(table_code, computers=self._computers_for(klass, row),
+                                              expected_version=row["table"].version)
+                return True
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+                self._pause()
+        raise ServiceError("rate_limited", "A table is very busy; please try again.")
+
+    def start(self, facilitator_id: int, code: str) -> dict:
+        """Balance the lobby tables and start them all.
+
+        Returns {"changed": [every table touched], "started": [tables started], "moved": {…}}."""
+        klass = self.owned(code, facilitator_id)
+        if klass.status == "ended":
+            raise ServiceError("game_over", "This class session has ended.")
+        rule, size = self.rule(klass), self.table_size(klass)
+        changed: list[str] = []
+        started: list[str] = []
+        moved: dict = {}
+        for _ in range(RETRIES):
+            klass = self.get(code)
+            rows = self._read(klass)
+            layout, _lobby = self._layout(rows, with_pins=True)
+            if not any(t.students for t in layout):
+                if not any(r["table"].status != "lobby" for r in rows):
+                    raise ServiceError("illegal", "No student has joined yet. Start when the class is seated.")
+                break  # every table has already started: nothing to do
+            plan = seating.balance(layout, rule, size, klass.fill_with_computer)
+            codes = [t.key for t in layout]
+            spare = [r for r in rows if r["table"].status == "lobby" and not r["seats"]
+                     and not r["table"].locked and r["table"].code not in codes]
+            for _k in range(plan.new_tables):
+                codes.append(spare.pop(0)["table"].code if spare else self._new_table(klass, []))
+            moves = [(student_key, codes[to]) for student_key, _from, to in plan.moves]
+            try:
+                moved = self.tables.move_seats(moves, by="balance", class_id=klass.id, class_version=klass.version)
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+                self._pause()
+                continue
+            changed += sorted({codes[i] for _k, f, t in plan.moves for i in (f, t)})
+            for i, students in enumerate(plan.final):
+                if students and self._start_row(klass, codes[i]):
+                    started.append(codes[i])
+            break
+        else:
+            raise ServiceError("rate_limited", "The class is very busy; please try again.")
+        self._set_status(klass.id, "playing")
+        return {"changed": list(dict.fromkeys(changed + started)), "started": started, "moved": moved}
+
+    def start_table(self, facilitator_id: int, code: str, table_code) -> dict:
+        """Start one lobby table now (with computer players where the seating rule calls for them)."""
+        if not isinstance(table_code, str):
+            raise ServiceError("bad_request", "Send the table's code.")
+        klass = self.owned(code, facilitator_id)
+        row = self._row(self._read(klass), table_code.strip().upper())
+        if row["table"].status != "lobby":
+            raise ServiceError("illegal", "That table has already started.")
+        self._start_row(klass, row["table"].code)
+        return {"changed": [row["table"].code]}
+
+    def _set_status(self, class_id: int, status: str) -> None:
+        with self._session() as s:
+            s.execute(update(ClassSession).where(ClassSession.id == class_id)
+                      .values(status=status, version=ClassSession.version + 1))
+            s.commit()
+
+    # ----------------------------------------------------- steer tables
+    def moderate(self, facilitator_id: int, code: str, kind: str, table_code=None) -> dict:
+        """Pause, resume or end one table of the class (`table_code`) or all of them.
+
+        For all tables, those where the action does not apply are skipped (pausing
+        all pauses the tables that are playing); ending all also closes the class
+        to late arrivals. Returns {"changed": [table codes]}.
+        """
+        if kind not in ("pause", "resume", "end"):
+            raise ServiceError("bad_request", "The action is pause, resume or end.")
+        if table_code is not None and not isinstance(table_code, str):
+            raise ServiceError("bad_request", "table must be a table code (or absent for every table).")
+        klass = self.owned(code, facilitator_id)
+        rows = self._read(klass)
+        if table_code is not None:
+            targets = [self._row(rows, table_code.strip().upper())]
+        else:
+            # Ending everything also ends spare empty tables so no one can join them later.
+            targets = rows if kind == "end" else self._visible(rows)
+
+        def applies(t: GameTable) -> bool:
+            if kind == "pause":
+                return t.status == "playing" and not t.paused
+            if kind == "resume":
+                return t.status != "ended" and t.paused
+            return t.status != "ended"
+
+        if table_code is not None and not applies(targets[0]["table"]):
+            t = targets[0]["table"]
+            reason = {"pause": "is not playing" if t.status != "playing" else "is already paused",
+                      "resume": "is not paused", "end": "has already ended"}[kind]
+            raise ServiceError("illegal", f"That table {reason}.")
+        changed = []
+        for row in targets:
+            for _ in range(RETRIES):
+                t = self.tables.get(row["table"].code)
+                if not applies(t):
+                    break
+                try:
+                    self.tables.moderate(facilitator_id, t.code, t.version, {"type": kind})
+                    changed.append(t.code)
+                    break
+                except ServiceError as exc:
+                    if exc.code == "game_over":
+                        break
+                    if exc.code != "stale":
+                        raise
+                    self._pause()
+        if kind == "end" and table_code is None:
+            self._set_status(klass.id, "ended")
+        return {"changed": changed}
+
+    @staticmethod
+    def clean_message(raw) -> str:
+        if not isinstance(raw, str):
+            raise ServiceError("bad_request", "Type a message for the class.")
+        text = " ".join(raw.split())
+        text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
+        if not text:
+            raise ServiceError("bad_request", "Type a message for the class.")
+        if len(text) > MESSAGE_MAX:
+            raise ServiceError("bad_request", f"Messages can be at most {MESSAGE_MAX} characters "
+                                              f"(this one has {len(text)}).")
+        return text
+
+    def seat_rooms(self, code: str) -> list[str]:
+        """The Socket.IO room of every student seat at every table of the class."""
+        klass = self.get(code)
+        return [seat_room(x.token_hash) for r in self._read(klass) for x in r["seats"] if not x.computer]
+
+    # ------------------------------------------------------------ views
+    def summary(self, code: str) -> dict:
+        """The JSON API's description of a class: its tables, each with its code and seats."""
+        klass = self.get(code)
+        connected = self.tables.presence.connected
+        rows = self._visible(self._read(klass))
+        tables = []
+        for r in rows:
+            t = r["table"]
+            engine = engines.get(t.game)
+            tables.append({
+                "code": t.code, "number": r["number"], "status": t.status, "paused": t.paused,
+                "locked": t.locked, "version": t.version, "board_url": f"/board/{t.code}",
+                "seats": [{"seat": x.seat_index, "name": x.name, "computer": x.computer,
+                           "connected": connected(x.token_hash)} for x in r["seats"]],
+                "result": engine.result(t.state) if t.state is not None else None})
+        return {"code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+                "status": klass.status, "version": klass.version, "options": klass.options,
+                "table_size": self.table_size(klass), "fill_with_computer": klass.fill_with_computer,
+                "students": sum(not x["computer"] for t in tables for x in t["seats"]),
+                "created_at": _utc(klass.created_at).isoformat(), "tables": tables}
+
+    def _away_seconds(self, token_hash: str, connected: bool, now: float) -> float | None:
+        with self._away_lock:
+            if connected:
+                self._away_since.pop(token_hash, None)
+                return None
+            since = self._away_since.setdefault(token_hash, now)
+            return now - since
+
+    def _facts(self, klass: ClassSession) -> list[TableFacts]:
+        connected = self.tables.presence.connected
+        now_wall = time.time()
+        now = datetime.now(timezone.utc)
+        out = []
+        for r in self._visible(self._read(klass)):
+            t = r["table"]
+            engine = engines.get(t.game)
+            public = engine.view(t.state, "board")["public"] if t.state is not None else None
+            players = []
+            for x in r["seats"]:
+                online = connected(x.token_hash)
+                away = None if x.computer else self._away_seconds(x.token_hash, online, now_wall)
+                players.append({"seat": x.seat_index, "name": x.name, "computer": x.computer,
+                                "connected": online, "away_seconds": away})
+            facts = TableFacts(klass=klass, table=t, number=r["number"], seats=r["seats"], players=players,
+                               public=public, result=engine.result(t.state) if t.state is not None else None,
+                               idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None)
+            figures = FIGURES.get(t.game)
+            facts.figures = figures(facts) if figures and public is not None else {}
+            out.append(facts)
+        return out
+
+    @staticmethod
+    def _table_view(facts: TableFacts) -> dict:
+        """What both overviews show of one table."""
+        t = facts.table
+        engine = engines.get(t.game)
+        students = [p for p in facts.players if not p["computer"]]
+        winners = []
+        if facts.result and facts.public:
+            winners = [facts.public["players"][s]["name"] for s in facts.result["winners"]]
+        turn = facts.figures.get("turn")
+        if t.status == "lobby":
+            need = max(0, engine.MIN_SEATS - len(facts.players))
+            turn = {"text": f"Waiting for {need} more player{'s' if need != 1 else ''}" if need
+                    else f"Ready: {facts.players[0]['name']} can deal the cards" if not facts.players[0]["computer"]
+                    else "Ready to start"}
+        return {"number": facts.number, "status": t.status, "paused": t.paused,
+                "players": [{"seat": p["seat"], "name": p["name"], "computer": p["computer"],
+                             "connected": p["connected"]} for p in facts.players],
+                "students": len(students), "connected": sum(p["connected"] for p in students),
+                "progress": facts.figures.get("progress"), "turn": turn,
+                "result": ({"winners": winners, "reason": facts.result["reason"]} if facts.result else None)}
+
+    @staticmethod
+    def _leaders(facts_list: list[TableFacts]) -> list[dict]:
+        """Every player with a score, best first, ranked across tables (ties share a rank)."""
+        entries = []
+        for facts in facts_list:
+            winners = set(facts.result["winners"]) if facts.result else set()
+            for score in facts.figures.get("scores", []):
+                player = next((p for p in facts.players if p["seat"] == score["seat"]), None)
+                if player is None:
+                    continue
+                entries.append({"name": player["name"], "computer": player["computer"], "table": facts.number,
+                                "score": score["score"], "label": score["label"], "out": score.get("out", False),
+                                "winner": score["seat"] in winners})
+        entries.sort(key=lambda e: (-e["score"], e["table"], e["name"]))
+        rank = 0
+        for i, e in enumerate(entries):
+            if i == 0 or e["score"] != entries[i - 1]["score"]:
+                rank = i + 1
+            e["rank"] = rank
+        return entries
 
     def overview(self, code: str) -> dict:
-        return {}
+        """The facilitator's live overview: every table with status, players (connected
+        or not), turn, time since the last move and alerts; the class leader board."""
+        klass = self.find(code)
+        if klass is None:
+            return {}
+        facts_list = self._facts(klass)
+        tables, alerts = [], []
+        for facts in facts_list:
+            t = facts.table
+            view = self._table_view(facts)
+            table_alerts = [dict(a, table=t.code, number=facts.number)
+                            for rule in ALERT_RULES for a in rule(facts)]
+            table_alerts += [dict(a, table=t.code, number=facts.number) for a in facts.figures.get("alerts", [])]
+            alerts += table_alerts
+            has_students = any(not p["computer"] for p in facts.players)
+            view.update({
+                "code": t.code, "version": t.version, "locked": t.locked,
+                "idle_seconds": int(facts.idle_seconds) if facts.idle_seconds is not None else None,
+                "players": [dict(p, away_seconds=int(p["away_seconds"]) if p["away_seconds"] is not None else None)
+                            for p in facts.players],
+                "alerts": table_alerts,
+                "board_url": f"/board/{t.code}", "moderate_url": f"/facilitator/tables/{t.code}",
+                "can": {"start": t.status == "lobby" and has_students,
+                        "add_computer": t.status == "lobby" and has_students and len(facts.players)
+                        < seating.seats_per_table(self.rule(klass), self.table_size(klass)),
+                        "move": t.status == "lobby",
+                        "pause": t.status == "playing" and not t.paused,
+                        "resume": t.status != "ended" and t.paused,
+                        "end": t.status != "ended"},
+            })
+            tables.append(view)
+        students = sum(t["students"] for t in tables)
+        return {
+            "code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+            "status": klass.status, "version": klass.version, "table_size": self.table_size(klass),
+            "fill_with_computer": klass.fill_with_computer, "now": utcnow().isoformat(),
+            "idle_after": IDLE_SECONDS, "away_after": AWAY_SECONDS, "message_max": MESSAGE_MAX,
+            "counts": {"students": students, "connected": sum(t["connected"] for t in tables),
+                       "tables": len(tables), "lobby": sum(t["status"] == "lobby" for t in tables),
+                       "playing": sum(t["status"] == "playing" for t in tables),
+                       "ended": sum(t["status"] == "ended" for t in tables)},
+            "tables": tables, "alerts": alerts, "leaders": self._leaders(facts_list),
+        }
 
     def public_overview(self, code: str) -> dict:
-        return {}
+        """The projected class board: public information only (no alerts, timings or codes)."""
+        klass = self.find(code)
+        if klass is None:
+            return {}
+        facts_list = self._facts(klass)
+        tables = [self._table_view(f) for f in facts_list]
+        return {"code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+                "status": klass.status,
+                "counts": {"students": sum(t["students"] for t in tables), "tables": len(tables),
+                           "ended": sum(t["status"] == "ended" for t in tables)},
+                "tables": tables, "leaders": self._leaders(facts_list)[:LEADERS_ON_BOARD]}

@@ -94,10 +94,47 @@ def broadcast(code: str) -> None:
 
 
 def broadcast_class(class_code: str) -> None:
+    """Push the class overview and the class board, at most once per CLASS_PUSH_INTERVAL
+    (default 1 s) per class: a class of busy tables changes many times a second and the
+    overview reads every table. A change inside the interval is sent at its end."""
+    app = current_app._get_current_object()
+    interval = app.config.get("CLASS_PUSH_INTERVAL", 1.0)
+    with _class_push_lock:
+        if class_code in _class_push_waiting:
+            return  # the trailing push already scheduled will include this change
+        wait = _class_pushed_at.get(class_code, float("-inf")) + interval - time.monotonic()
+        if wait > 0:
+            _class_push_waiting.add(class_code)
+        else:
+            _class_pushed_at[class_code] = time.monotonic()
+    if wait > 0:
+        socketio.start_background_task(_push_class_later, app, class_code, wait)
+    else:
+        _push_class(class_code)
+
+
+_class_push_lock = threading.Lock()
+_class_pushed_at: dict[str, float] = {}
+_class_push_waiting: set[str] = set()
+
+
+def _push_class(class_code: str) -> None:
     _tables, classes = services()
     overview = classes.overview(class_code)
     socketio.emit("overview", overview, to=f"class:{class_code}")
     socketio.emit("class_view", classes.public_overview(class_code), to=f"classboard:{class_code}")
+
+
+def _push_class_later(app, class_code: str, wait: float) -> None:
+    socketio.sleep(wait)
+    with app.app_context():
+        with _class_push_lock:
+            _class_push_waiting.discard(class_code)
+            _class_pushed_at[class_code] = time.monotonic()
+        try:
+            _push_class(class_code)
+        except Exception:
+            log.exception("class overview push for %s failed", class_code)
 
 
 def send_own_view(conn: Connection) -> None:
@@ -328,3 +365,41 @@ def register(sio) -> None:
     """Bind the handlers to the server init_app() just created (one per app)."""
     for event, fn in HANDLERS.items():
         sio.on(event)(fn)
+
+
+# ------------------------------------------------------------ class sessions
+def class_changed(class_code: str, table_codes: list[str], moved: dict | None = None) -> None:
+    """After a class-level change made over HTTP (app/api/classes.py): moved seats'
+    connections follow them, every changed table is broadcast (its players get
+    their view, the new table's view for a moved student) and its computer
+    players scheduled, and the class overview is pushed."""
+    if moved:
+        seats_moved(moved)
+    for code in dict.fromkeys(table_codes):
+        changed(code)
+    if not table_codes:
+        broadcast_class(class_code)
+
+
+def seats_moved(moved: dict) -> None:
+    """Point this process's connections of moved seats at their new table.
+
+    A moved seat keeps its token, and so its Socket.IO room and presence; only
+    the table (and seat number) a connection acts for changes.
+    """
+    by_hash = {m["token_hash"]: m for m in moved.values()}
+    for conn in list(connections.values()):
+        if conn.seat is not None and conn.seat.token_hash in by_hash:
+            target = by_hash[conn.seat.token_hash]
+            conn.seat.table, conn.seat.seat = target["table"], target["seat"]
+
+
+def send_message(class_code: str, text: str) -> int:
+    """The facilitator's short message to every phone at every table of the class (event
+    `message` {text}), and to the projected class board. Returns how many seats it went to."""
+    _tables, classes = services()
+    rooms = classes.seat_rooms(class_code)
+    for room in rooms:
+        socketio.emit("message", {"text": text}, to=room)
+    socketio.emit("message", {"text": text}, to=f"classboard:{class_code}")
+    return len(rooms)

@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from app import engines
@@ -24,7 +25,7 @@ from app.security import InputError, clean_name, clean_note, hash_token, name_ke
 LOG_TAIL = 60  # log entries sent with each view
 COMPUTER_DELAY = 1.0  # seconds a computer-played seat "thinks" before moving
 # Events that change the table around the game, not the game itself.
-SERVICE_ONLY_ACTIONS = {"join", "kick", "lock", "unlock", "pause", "resume"}
+SERVICE_ONLY_ACTIONS = {"join", "kick", "lock", "unlock", "pause", "resume", "move", "computers"}
 
 
 class ServiceError(Exception):
@@ -141,9 +142,10 @@ class TableService:
         return table
 
     # ---------------------------------------------------------------- writes
-    def _commit(self, s: Session, table: GameTable, *, actor: str, action: dict, log: list,
-                changes: dict | None = None) -> int:
-        """Compare-and-swap the table on its version and append the event, atomically."""
+    def _stage(self, s: Session, table: GameTable, *, actor: str, action: dict, log: list,
+               changes: dict | None = None) -> int:
+        """Compare-and-swap the table on its version and append the event inside the
+        open transaction (not committed yet: a change spanning tables stages each)."""
         expected = table.version
         values = dict(changes or {}, version=expected + 1, updated_at=utcnow())
         result = s.execute(update(GameTable)
@@ -154,11 +156,23 @@ class TableService:
             raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
         s.add(Event(table_id=table.id, version=expected + 1, actor=actor, action=action, log=log))
         try:
-            s.commit()
+            s.flush()
         except IntegrityError:  # another writer appended this version between our read and write
             s.rollback()
             raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
+        # The row now holds expected + 1; say so without marking the object dirty.
+        set_committed_value(table, "version", expected + 1)
         return expected + 1
+
+    def _commit(self, s: Session, table: GameTable, **change) -> int:
+        """`_stage` the change and commit the whole transaction, atomically."""
+        version = self._stage(s, table, **change)
+        try:
+            s.commit()
+        except IntegrityError:
+            s.rollback()
+            raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
+        return version
 
     def create_table(self, facilitator_id: int, game: str, options: dict | None = None,
                      class_id: int | None = None) -> GameTable:
@@ -233,6 +247,7 @@ class TableService:
             if seat is None or seat.kicked:
                 raise ServiceError("forbidden", "Your teacher removed you from this table.")
             ref.seat = seat.seat_index  # lobby removals renumber the seats after it
+            ref.table = s.get(GameTable, seat.table_id).code  # a class move may have changed the table
 
     def act(self, code: str, seat: int, version, action, *, auto: bool = False) -> int:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -482,6 +497,230 @@ class TableService:
                             if entry.get("t") == "ruling"],
                 "notes": [{"version": n.version, "game_version": n.game_version, "author": n.author,
                            "text": n.text, "at": n.at.isoformat()} for n in self.notes(code)]}
+
+    # ---- class-session support (used by app/classes.py)
+    # A class session seats students at several tables of one facilitator, and
+    # some of its changes span tables (a move touches two, the start's
+    # balancing several). Each such change is ONE transaction that
+    # compare-and-swaps every table it touches, appending their events as
+    # `_commit` does (so replay still works: these all happen in the lobby,
+    # where replay only reads the `start` event), and, when given, the class
+    # row's version: a concurrent join, move or start makes it `stale` and the
+    # class service retries from fresh data. Moved seats keep their token.
+    COMPUTER_NAME = "Computer"
+
+    @staticmethod
+    def _guard_class(s: Session, class_id: int | None, version: int | None) -> None:
+        """Compare-and-swap the class row inside the open transaction."""
+        if class_id is None or version is None:
+            return
+        from app.models import ClassSession
+
+        result = s.execute(update(ClassSession)
+                           .where(ClassSession.id == class_id, ClassSession.version == version)
+                           .values(version=version + 1))
+        if result.rowcount != 1:
+            s.rollback()
+            raise ServiceError("stale", "The class changed meanwhile; please try again.")
+
+    def _add_computers(self, s: Session, table: GameTable, seats: list[Seat], count: int) -> list[Seat]:
+        """Append `count` computer seats (named Computer, Computer 2, …, unique at the table)."""
+        taken = {name_key(x.name) for x in seats}
+        added = []
+        number = 1
+        for _ in range(count):
+            while True:
+                name = self.COMPUTER_NAME if number == 1 else f"{self.COMPUTER_NAME} {number}"
+                number += 1
+                if name_key(name) not in taken:
+                    break
+            taken.add(name_key(name))
+            # Nobody ever holds this token: a computer seat cannot be resumed.
+            seat = Seat(table_id=table.id, seat_index=len(seats) + len(added), name=name,
+                        token_hash=hash_token(new_token()), computer=True)
+            s.add(seat)
+            added.append(seat)
+        return added
+
+    @staticmethod
+    def _drop_seat(s: Session, seat: Seat) -> None:
+        """Take a seat out of a lobby table (as a lobby kick does: the row stays, its token refused)."""
+        seat.kicked = True
+        seat.seat_index = None
+        s.add(seat)
+
+    @staticmethod
+    def _renumber(s: Session, seats: list[Seat]) -> None:
+        """Contiguous seat numbers, students before computers, so that seat 0 (who may
+        press "Deal cards & start") is a student whenever the table has one."""
+        ordered = [x for x in seats if not x.computer] + [x for x in seats if x.computer]
+        for index, seat in enumerate(ordered):
+            if seat.seat_index != index:
+                seat.seat_index = index
+                s.add(seat)
+
+    def class_join(self, code: str, name, *, class_id: int, class_version: int, computers: int = 0) -> dict:
+        """`join` for a student the class session placed at table `code`: the same checks,
+        plus the class's compare-and-swap (names stay unique across the class, two
+        arrivals never both take the last chair) and, for a solo table, its computer
+        opponents, all in one transaction. Returns {seat, token, table}."""
+        try:
+            name = clean_name(name)
+        except InputError as exc:
+            raise ServiceError("bad_request", str(exc))
+        with self._session() as s:
+            table = self._table(s, code)
+            engine = engines.get(table.game)
+            if table.class_id != class_id:
+                raise ServiceError("forbidden", "That table is not part of this class.")
+            if table.status != "lobby" or table.locked:
+                raise ServiceError("stale", "That table is no longer open; another one is chosen.")
+            seats = self._seats(s, table)
+            if len(seats) + 1 + computers > engine.MAX_SEATS:
+                raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
+            if any(name_key(x.name) == name_key(name) for x in seats):
+                raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
+                                                 "Add an initial or pick another name.")
+            self._guard_class(s, class_id, class_version)
+            token = new_token()
+            student = Seat(table_id=table.id, seat_index=len(seats), name=name, token_hash=hash_token(token))
+            s.add(student)
+            join = {"actor": _actor(student.seat_index), "action": {"type": "join", "name": name},
+                    "log": [{"t": "join", "seat": student.seat_index, "text": f"{name} joined."}]}
+            if computers:
+                self._stage(s, table, **join)
+                added = self._add_computers(s, table, seats + [student], computers)
+                self._commit(s, table, actor="system", action={"type": "computers", "added": [x.name for x in added]},
+                             log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
+                                  for x in added])
+            else:
+                self._commit(s, table, **join)
+            return {"seat": student.seat_index, "token": token, "table": table.code}
+
+    def add_computer_seat(self, code: str, *, class_id: int | None = None, class_version: int | None = None) -> int:
+        """A computer player takes the next chair of a lobby table; returns the table version."""
+        with self._session() as s:
+            table = self._table(s, code)
+            if table.status != "lobby":
+                raise ServiceError("illegal", "Computer players can only be added before the table starts.")
+            engine = engines.get(table.game)
+            seats = self._seats(s, table)
+            if len(seats) >= engine.MAX_SEATS:
+                raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
+            self._guard_class(s, class_id, class_version)
+            added = self._add_computers(s, table, seats, 1)
+            return self._commit(s, table, actor="facilitator", action={"type": "computers", "added": [added[0].name]},
+                                log=[{"t": "join", "seat": added[0].seat_index,
+                                      "text": f"{added[0].name} joined as a computer player."}])
+
+    def move_seats(self, moves: list[tuple[int, str]], *, by: str, class_id: int,
+                   class_version: int | None = None) -> dict[int, dict]:
+        """Move students (seat id -> lobby table code) between lobby tables of one class,
+        all at once. Tokens stay valid; each touched table is renumbered (students first)
+        and gets one `move` event; a table left without students loses its computer seats.
+        Returns {seat id: {"token_hash", "table", "seat"}} for the moved seats."""
+        if not moves:
+            return {}
+        with self._session() as s:
+            self._guard_class(s, class_id, class_version)
+            by_code: dict[str, GameTable] = {}
+            members: dict[str, list[Seat]] = {}
+
+            def table_of(code: str) -> GameTable:
+                if code not in by_code:
+                    table = self._table(s, code)
+                    if table.class_id != class_id:
+                        raise ServiceError("forbidden", "That table is not part of this class.")
+                    if table.status != "lobby":
+                        raise ServiceError("illegal", "Students can only be moved between tables that have not "
+                                                      "started yet.")
+                    by_code[code] = table
+                    members[code] = self._seats(s, table)
+                return by_code[code]
+
+            notes: dict[str, dict] = {}
+            moved: dict[int, Seat] = {}
+            for seat_id, to_code in moves:
+                seat = s.get(Seat, seat_id)
+                if seat is None or seat.kicked or seat.computer or seat.seat_index is None:
+                    raise ServiceError("bad_request", "There is no student in that seat.")
+                source = s.get(GameTable, seat.table_id)
+                table_of(source.code)
+                target = table_of(to_code)
+                if source.id == target.id:
+                    raise ServiceError("bad_request", f"{seat.name} is already at that table.")
+                seat = next(x for x in members[source.code] if x.id == seat.id)  # the same row object
+                if any(name_key(x.name) == name_key(seat.name) for x in members[to_code]):
+                    raise ServiceError("name_taken", f"Someone at that table is already called {seat.name}.")
+                members[source.code].remove(seat)
+                members[to_code].append(seat)
+                seat.table_id = target.id
+                moved[seat.id] = seat
+                notes.setdefault(source.code, {"out": [], "in": [], "log": []})
+                notes.setdefault(to_code, {"out": [], "in": [], "log": []})
+                notes[source.code]["out"].append({"seat_id": seat.id, "name": seat.name, "to": to_code})
+                notes[source.code]["log"].append({"t": "move", "text": f"{seat.name} moved to table {to_code}."})
+                notes[to_code]["in"].append({"seat_id": seat.id, "name": seat.name, "from": source.code})
+                notes[to_code]["log"].append({"t": "move", "text": f"{seat.name} joined from table {source.code}."})
+            for code, seats in members.items():
+                if not any(not x.computer for x in seats):
+                    for computer in [x for x in seats if x.computer]:
+                        self._drop_seat(s, computer)
+                        seats.remove(computer)
+                engine = engines.get(by_code[code].game)
+                if len(seats) > engine.MAX_SEATS:
+                    raise ServiceError("table_full", f"Table {code} would have more than {engine.MAX_SEATS} players.")
+                self._renumber(s, seats)
+            touched = [code for code in by_code if code in notes]
+            for i, code in enumerate(touched):
+                note = notes[code]
+                kwargs = {"actor": "facilitator" if by == "facilitator" else "system",
+                          "action": {"type": "move", "by": by, "out": note["out"], "in": note["in"]},
+                          "log": note["log"]}
+                if i < len(touched) - 1:
+                    self._stage(s, by_code[code], **kwargs)
+                else:
+                    self._commit(s, by_code[code], **kwargs)
+            return {sid: {"token_hash": x.token_hash, "table": next(c for c, t in by_code.items()
+                                                                    if t.id == x.table_id),
+                          "seat": x.seat_index} for sid, x in moved.items()}
+
+    def start_class_table(self, code: str, *, computers: int, expected_version: int | None = None) -> int:
+        """Start a lobby table of a class now, with exactly `computers` computer seats
+        (added or removed first, per the class's seating rule). Returns the version."""
+        with self._session() as s:
+            table = self._table(s, code)
+            if table.status != "lobby":
+                raise ServiceError("illegal", "This table has already started.")
+            if expected_version is not None and table.version != expected_version:
+                raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
+            engine = engines.get(table.game)
+            seats = self._seats(s, table)
+            students = [x for x in seats if not x.computer]
+            bots = [x for x in seats if x.computer]
+            if not students:
+                raise ServiceError("illegal", "No student sits at this table.")
+            if len(students) + computers > engine.MAX_SEATS:
+                raise ServiceError("table_full", f"A table seats at most {engine.MAX_SEATS} players.")
+            if len(students) + computers < engine.MIN_SEATS:
+                raise ServiceError("illegal", f"{engine.TITLE} needs at least {engine.MIN_SEATS} players; add a "
+                                              "computer player or move a student to this table.")
+            if len(bots) != computers:
+                removed = bots[computers:]
+                for seat in removed:
+                    self._drop_seat(s, seat)
+                added = self._add_computers(s, table, students + bots[:computers], computers - len(bots)) \
+                    if computers > len(bots) else []
+                seats = students + bots[:computers] + added
+                self._renumber(s, seats)
+                self._stage(s, table, actor="facilitator",
+                            action={"type": "computers", "added": [x.name for x in added],
+                                    "removed": [x.name for x in removed]},
+                            log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
+                                 for x in added] +
+                                [{"t": "leave", "text": f"{x.name} left the table."} for x in removed])
+            seats = sorted(seats, key=lambda x: x.seat_index)
+            return self._start_engine(s, table, [x.name for x in seats], actor="facilitator")
 
 
 def validate_payload(payload: Any, spec: dict[str, type]) -> dict:

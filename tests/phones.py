@@ -15,7 +15,10 @@ class Phone:
     def pump(self):
         """Read everything the server sent; keep the newest view."""
         for msg in self.client.get_received():
-            payload = msg["args"][0] if msg["args"] else None
+            args = msg["args"]
+            # The test client gives a list of arguments, except for the `message` event name
+            # (Socket.IO's default event), whose payload arrives bare.
+            payload = args[0] if isinstance(args, list) and args else args or None
             self.events.append((msg["name"], payload))
             if msg["name"] == "view":
                 self.view = payload

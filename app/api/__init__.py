@@ -92,3 +92,6 @@ def table_debrief(code):
     from app.reports import debrief_pdf
     return Response(debrief_pdf(tables, code), mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="debrief-{code}.pdf"'})
+
+
+from app.api import classes as _classes  # noqa: E402,F401  (class-session endpoints on this blueprint)

@@ -147,3 +147,6 @@ def debrief(code):
     from app.reports import debrief_pdf
     return Response(debrief_pdf(tables, code), mimetype="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="debrief-{code}.pdf"'})
+
+
+from app.facilitator import classes as _classes  # noqa: E402,F401  (class-session pages on this blueprint)

@@ -54,6 +54,10 @@ def board(code):
     kind, record = _lookup(normal) if normal else (None, None)
     if kind is None:
         abort(404)
+    if kind == "class":  # the projected class board: every table of the class session
+        from app import engines
+        return render_template("classes/board.html", code=normal, game=record.game,
+                               title=engines.get(record.game).TITLE, join_url=join_url(normal))
     return render_template("board.html", code=normal, kind=kind, game=record.game, join_url=join_url(normal))
 
 

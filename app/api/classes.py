@@ -1,0 +1,170 @@
+"""The class-session JSON API (registered on the api blueprint, under /api/classes).
+
+Every endpoint accepts EITHER `Authorization: Bearer <token>` (scripts, tests)
+OR the logged-in facilitator's session cookie (the overview page's fetch
+calls). A cookie is sent by the browser automatically, so a state-changing
+request that relies on it must also carry the `X-CSRF-Token` header equal to
+the session's CSRF token (facilitator pages expose it in a <meta> tag).
+"""
+from __future__ import annotations
+
+import functools
+import hmac
+
+from flask import Response, current_app, g, jsonify, request, session, url_for
+
+from app import realtime
+from app.api import _body, bp
+from app.netaddr import join_url
+
+
+def facilitator_required(view):
+    @functools.wraps(view)
+    def wrapped(**kwargs):
+        accounts = current_app.extensions["accounts"]
+        header = request.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            g.facilitator = accounts.by_token(header[7:])
+        else:
+            g.facilitator = accounts.get(session.get("facilitator_id"))
+            if g.facilitator is not None and request.method not in ("GET", "HEAD"):
+                sent, expected = request.headers.get("X-CSRF-Token", ""), session.get("csrf", "")
+                if not expected or not hmac.compare_digest(sent, expected):
+                    return jsonify({"ok": False, "error": {
+                        "code": "forbidden", "message": "This page has expired. Reload it and try again."}}), 403
+        if g.facilitator is None:
+            return jsonify({"ok": False, "error": {"code": "forbidden",
+                                                   "message": "Log in first (POST /api/login)."}}), 401
+        return view(**kwargs)
+
+    return wrapped
+
+
+def _classes():
+    return current_app.extensions["classes"]
+
+
+def _code(raw: str) -> str:
+    return raw.strip().upper()
+
+
+def _owned(code: str):
+    return _classes().owned(_code(code), g.facilitator.id)
+
+
+def _optional_body() -> dict:
+    """Actions on every table may come without a body at all."""
+    if not request.get_data():
+        return {}
+    return _body()
+
+
+def _done(code: str, result: dict):
+    """Broadcast what changed, then answer with the class as it is now plus the
+    table codes the action changed (`changed`, and for a start `started`)."""
+    realtime.class_changed(code, result.get("changed", []), result.get("moved"))
+    extra = {key: value for key, value in result.items() if key != "moved"}
+    return jsonify(dict(_classes().summary(code), **extra))
+
+
+@bp.post("/classes")
+@facilitator_required
+def create_class():
+    body = _body()
+    klass = _classes().create(g.facilitator.id, body.get("game"), body.get("options"), body.get("table_size"),
+                              body.get("fill_with_computer", False))
+    return jsonify({"code": klass.code,
+                    "overview_url": url_for("facilitator.class_overview", code=klass.code, _external=True),
+                    "board_url": url_for("player.board", code=klass.code, _external=True),
+                    "join_url": join_url(klass.code)}), 201
+
+
+@bp.get("/classes/<code>")
+@facilitator_required
+def get_class(code):
+    klass = _owned(code)
+    return jsonify(_classes().summary(klass.code))
+
+
+@bp.get("/classes/<code>/overview")
+@facilitator_required
+def class_overview(code):
+    klass = _owned(code)
+    return jsonify(_classes().overview(klass.code))
+
+
+@bp.post("/classes/<code>/start")
+@facilitator_required
+def start_class(code):
+    klass = _owned(code)
+    return _done(klass.code, _classes().start(g.facilitator.id, klass.code))
+
+
+@bp.post("/classes/<code>/move")
+@facilitator_required
+def move_student(code):
+    body = _body()
+    klass = _owned(code)
+    result = _classes().move(g.facilitator.id, klass.code, body.get("table"), body.get("seat"), body.get("to"),
+                             body.get("version"))
+    return _done(klass.code, result)
+
+
+@bp.post("/classes/<code>/tables/<table>/start")
+@facilitator_required
+def start_one_table(code, table):
+    klass = _owned(code)
+    return _done(klass.code, _classes().start_table(g.facilitator.id, klass.code, _code(table)))
+
+
+@bp.post("/classes/<code>/tables/<table>/computer")
+@facilitator_required
+def add_computer(code, table):
+    klass = _owned(code)
+    return _done(klass.code, _classes().add_computer(g.facilitator.id, klass.code, _code(table)))
+
+
+def _steer(code: str, kind: str):
+    body = _optional_body()
+    klass = _owned(code)
+    table = body.get("table")
+    return _done(klass.code, _classes().moderate(g.facilitator.id, klass.code, kind,
+                                                 _code(table) if isinstance(table, str) else table))
+
+
+@bp.post("/classes/<code>/pause")
+@facilitator_required
+def pause_class(code):
+    return _steer(code, "pause")
+
+
+@bp.post("/classes/<code>/resume")
+@facilitator_required
+def resume_class(code):
+    return _steer(code, "resume")
+
+
+@bp.post("/classes/<code>/end")
+@facilitator_required
+def end_class(code):
+    return _steer(code, "end")
+
+
+@bp.post("/classes/<code>/message")
+@facilitator_required
+def message_class(code):
+    body = _body()
+    klass = _owned(code)
+    text = _classes().clean_message(body.get("text"))
+    sent = realtime.send_message(klass.code, text)
+    return jsonify({"ok": True, "text": text, "sent": sent})
+
+
+@bp.get("/classes/<code>/debrief.pdf")
+@facilitator_required
+def class_debrief(code):
+    klass = _owned(code)
+    from app.reports.classes import class_debrief_pdf
+    pdf = class_debrief_pdf(_classes(), current_app.extensions["tables"], klass.code)
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="class-debrief-{klass.code}.pdf"'})

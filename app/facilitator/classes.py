@@ -1,0 +1,56 @@
+"""Facilitator pages for class sessions (on the facilitator blueprint): create one
+from the dashboard, and the live overview that steers every table of the class."""
+from __future__ import annotations
+
+from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
+
+from app import seating
+from app.facilitator import _coerce, _game, bp, login_required
+from app.netaddr import join_url
+from app.tables import ServiceError
+
+
+@bp.app_context_processor
+def _class_session_helpers():
+    """The dashboard's class-session form reads each game's table-size choices from seating's rules."""
+
+    def class_table_sizes(game_key: str) -> list[tuple[str, str, bool]]:
+        rule = seating.RULES.get(game_key)
+        if rule is None:
+            return []
+        return [(value, label, value == str(rule.default)) for value, label in rule.choice_labels()]
+
+    return {"class_table_sizes": class_table_sizes}
+
+
+@bp.post("/classes")
+@login_required
+def create_class():
+    game = request.form.get("game", "")
+    try:
+        options = {o["key"]: _coerce(o, request.form.get(o["key"]))
+                   for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
+        klass = current_app.extensions["classes"].create(
+            g.facilitator.id, game, options, request.form.get("table_size"),
+            request.form.get("fill_with_computer") == "1")
+    except ServiceError as exc:
+        flash(exc.message)
+        return redirect(url_for("facilitator.dashboard"))
+    return redirect(url_for("facilitator.class_overview", code=klass.code))
+
+
+@bp.get("/classes/<code>")
+@login_required
+def class_overview(code):
+    classes = current_app.extensions["classes"]
+    try:
+        klass = classes.owned(code.upper(), g.facilitator.id)
+    except ServiceError:
+        abort(404)
+    if klass.code != code:
+        return redirect(url_for("facilitator.class_overview", code=klass.code))
+    rule = seating.rule_for(klass.game)
+    size = classes.table_size(klass)
+    size_text = rule.solo_label if size == seating.SOLO else f"{size} players per table"
+    return render_template("classes/overview.html", klass=klass, join_url=join_url(klass.code),
+                           size_text=size_text, title=classes.summary(klass.code)["title"])
