@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import requests
 
 from browser import PHONE, browser  # noqa: F401  (fixture)
 from live import LivePhone, LiveServer
@@ -57,7 +58,21 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     fac.locator(".war-seat").first.wait_for()
     problems["facilitator table"] = violations(fac)
 
+    created = requests.post(f"{server.url}/api/classes", json={"game": "war", "options": {}, "table_size": 2},
+                            headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+    klass = created["code"]
+    students = [LivePhone(server.url) for _ in range(3)]
+    for student, name in zip(students, ["Cy", "Di", "Ed"]):
+        student.join(klass, name)
+    fac.goto(f"{server.url}/facilitator/classes/{klass}")
+    fac.locator(".class-table").first.wait_for()
+    problems["class overview"] = violations(fac)
+
     board = browser.new_context(bypass_csp=True).new_page()
+    board.goto(f"{server.url}/board/{klass}")
+    board.get_by_text("Cy").first.wait_for()
+    problems["class board"] = violations(board)
+
     board.goto(f"{server.url}/board/{code}")
     board.locator(".war-seat").first.wait_for()
     problems["board"] = violations(board)
@@ -73,6 +88,6 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     phone.reload()
     phone.locator(".deck-button").wait_for()
     problems["phone playing"] = violations(phone)
-    for p in phones:
+    for p in phones + students:
         p.close()
     assert {page: found for page, found in problems.items() if found} == {}
