@@ -2,21 +2,23 @@
 
 create_app() wires configuration, the database, the table service, the
 blueprints and the Socket.IO handlers. Nothing here imports eventlet: the
-server entry point (app/__main__.py) chooses and monkey-patches it.
+server entry point (app/__main__.py) chooses and monkey-patches it. Because
+`python -m app` imports this package before __main__ runs, this module imports
+nothing at the top: eventlet must patch before Flask and friends are loaded.
 """
 from __future__ import annotations
-
-from flask import Flask, render_template, request
-
-from app import config as config_module
-from app.extensions import socketio
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self' ws: wss:; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "frame-ancestors 'none'; form-action 'self'")
 
 
-def create_app(overrides: dict | None = None) -> Flask:
+def create_app(overrides: dict | None = None):
+    from flask import Flask, render_template, request
+
+    from app import config as config_module
+    from app.extensions import socketio
+
     root = config_module.PROJECT_ROOT
     app = Flask(__name__, template_folder=str(root / "templates"), static_folder=str(root / "static"),
                 instance_path=config_module.instance_dir().as_posix())

@@ -20,6 +20,7 @@ def test_first_start_prints_the_address_and_a_one_time_setup_link(server):
     server.start()
     text = "".join(server.output)
     assert f"Open {server.url}/" in text
+    assert "Traceback" not in text and "Exception" not in text  # a clean start for the teacher
     link = next(word for word in text.split() if "/facilitator/setup/" in word)
     assert requests.get(link, timeout=5).status_code == 200
 
