@@ -47,3 +47,17 @@ def no_dialogs(page):
 def shot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def join_on_phone(browser, url, code, name):
+    """A student on a 360-px phone: enter the code on the home page, then a name.
+    Returns (page, dialogs seen)."""
+    page = browser.new_context(**PHONE).new_page()
+    dialogs = no_dialogs(page)
+    page.goto(url + "/")
+    page.get_by_label("Table code").fill(code.lower())
+    page.get_by_role("button", name="Next").click()
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join").click()
+    page.get_by_text("Waiting for players").wait_for()
+    return page, dialogs

@@ -4,7 +4,6 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from app.extensions import socketio
 
 PASSWORD = "correct-horse-1"
 
@@ -53,26 +52,17 @@ def war_table(tables, teacher):
 
 
 @pytest.fixture
-def client_factory(app):
-    """Make Socket.IO test clients; all are disconnected at the end."""
+def phone(app):
+    """Make simulated phones (tests/phones.py); all are disconnected at the end."""
+    from phones import Phone
+
     made = []
 
-    def make(auth=None, flask_client=None):
-        c = socketio.test_client(app, auth=auth, flask_test_client=flask_client)
-        made.append(c)
-        return c
+    def make(**kw):
+        p = Phone(app, **kw)
+        made.append(p)
+        return p
 
     yield make
-    for c in made:
-        if c.is_connected():
-            c.disconnect()
-
-
-def last_view(client, default=None):
-    """The newest `view` a test client has received (draining its queue)."""
-    views = [m["args"][0] for m in client.get_received() if m["name"] == "view"]
-    return views[-1] if views else default
-
-
-def emit(client, event, payload):
-    return client.emit(event, payload, callback=True)
+    for p in made:
+        p.close()

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser import PHONE, browser, no_dialogs, shot  # noqa: F401  (fixture)
+from browser import browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
 from live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -54,16 +54,9 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
 
     phones, dialogs = [], []
     for name in ["Ana", "Ben", EVIL_NAME]:
-        ctx = browser.new_context(**PHONE)
-        page = ctx.new_page()
-        dialogs.append(no_dialogs(page))
-        page.goto(server.url + "/")
-        page.get_by_label("Table code").fill(code.lower())
-        page.get_by_role("button", name="Next").click()
-        page.get_by_label("Your name").fill(name)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_text("Waiting for players").wait_for()
+        page, seen = join_on_phone(browser, server.url, code, name)
         phones.append(page)
+        dialogs.append(seen)
 
     # The board lists the players live, the HTML name as plain text.
     board.get_by_text("Players joined: 3 of 6").wait_for()

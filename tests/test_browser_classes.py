@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from browser import PHONE, browser, no_dialogs, shot  # noqa: F401  (fixture)
+from browser import browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
 from live import LivePhone, LiveServer
 
 pytestmark = pytest.mark.browser
@@ -57,15 +57,9 @@ def test_a_class_session_from_the_overview(server, browser):  # noqa: F811
     # Two students on phones in the browser, three more as simulated phones: tables of 3 fill in order.
     phones, dialogs = [], []
     for name in ["Ana", EVIL_NAME]:
-        page = browser.new_context(**PHONE).new_page()
-        dialogs.append(no_dialogs(page))
-        page.goto(server.url + "/")
-        page.get_by_label("Table code").fill(code.lower())
-        page.get_by_role("button", name="Next").click()
-        page.get_by_label("Your name").fill(name)
-        page.get_by_role("button", name="Join").click()
-        page.get_by_text("Waiting for players").wait_for()
+        page, seen = join_on_phone(browser, server.url, code, name)
         phones.append(page)
+        dialogs.append(seen)
     others = [LivePhone(server.url) for _ in range(3)]
     for sim, name in zip(others, ["Ben", "Cara", "Dan"]):
         sim.join(code, name)

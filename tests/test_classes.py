@@ -13,23 +13,8 @@ from sqlmodel import Session
 from app.models import Event, utcnow
 from app.security import CODE_ALPHABET
 from conftest import PASSWORD
-from phones import Phone
 
 SHORT_WAR_SEEDS = [7, 60, 29]  # four-player War games of 25, 23 and 31 battles (found by simulating seeds)
-
-
-@pytest.fixture
-def phone(app):
-    made = []
-
-    def make(**kw):
-        p = Phone(app, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        p.close()
 
 
 @pytest.fixture

@@ -5,21 +5,7 @@ import json
 
 import pytest
 
-from phones import Phone, play_to_end
-
-
-@pytest.fixture
-def phone(app):
-    made = []
-
-    def make(**kw):
-        p = Phone(app, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        p.close()
+from phones import play_to_end
 
 
 @pytest.fixture
