@@ -89,7 +89,8 @@ def setup(token):
 @bp.get("/")
 @login_required
 def dashboard():
-    tables = current_app.extensions["tables"].tables_of(g.facilitator.id)
+    # A class session's tables are steered from its overview, so they are not listed twice.
+    tables = [t for t in current_app.extensions["tables"].tables_of(g.facilitator.id) if t.class_id is None]
     classes = current_app.extensions["classes"].classes_of(g.facilitator.id)
     return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
                            classes=classes)
