@@ -202,7 +202,6 @@ class TableService:
         for _ in range(10):  # a lost compare-and-swap means another join landed first: look again
             with self._session() as s:
                 table = self._table(s, code)
-                engine = engines.get(table.game)
                 if table.status == "ended":
                     raise ServiceError("game_over", "This game has already ended.")
                 if table.status == "playing":
@@ -210,23 +209,32 @@ class TableService:
                 if table.locked:
                     raise ServiceError("forbidden", "This table is locked by the teacher.")
                 seats = self._seats(s, table)
-                if len(seats) >= engine.MAX_SEATS:
-                    raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
-                if any(name_key(x.name) == name_key(name) for x in seats):
-                    raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
-                                                     "Add an initial or pick another name.")
-                token = new_token()
-                index = len(seats)
-                s.add(Seat(table_id=table.id, seat_index=index, name=name, token_hash=hash_token(token)))
+                token, student, join = self._seat_student(s, table, seats, name)
                 try:
-                    self._commit(s, table, actor=_actor(index), action={"type": "join", "name": name},
-                                 log=[{"t": "join", "seat": index, "text": f"{name} joined."}])
+                    self._commit(s, table, **join)
                 except ServiceError as exc:
                     if exc.code == "stale":
                         continue
                     raise
-                return {"seat": index, "token": token, "table": table.code}
+                return {"seat": student.seat_index, "token": token, "table": table.code}
         raise ServiceError("rate_limited", "The table is very busy; please try again.")
+
+    def _seat_student(self, s: Session, table: GameTable, seats: list[Seat], name: str,
+                      *, chairs_needed: int = 1) -> tuple[str, Seat, dict]:
+        """The checks every join makes (room, a name unique at the table), then the new
+        seat. Returns (token, seat, the `join` change to stage or commit)."""
+        engine = engines.get(table.game)
+        if len(seats) + chairs_needed > engine.MAX_SEATS:
+            raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
+        if any(name_key(x.name) == name_key(name) for x in seats):
+            raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
+                                             "Add an initial or pick another name.")
+        token = new_token()
+        student = Seat(table_id=table.id, seat_index=len(seats), name=name, token_hash=hash_token(token))
+        s.add(student)
+        join = {"actor": _actor(student.seat_index), "action": {"type": "join", "name": name},
+                "log": [{"t": "join", "seat": student.seat_index, "text": f"{name} joined."}]}
+        return token, student, join
 
     def resume(self, token) -> SeatRef:
         if not isinstance(token, str) or not token:
@@ -570,23 +578,13 @@ class TableService:
             raise ServiceError("bad_request", str(exc))
         with self._session() as s:
             table = self._table(s, code)
-            engine = engines.get(table.game)
             if table.class_id != class_id:
                 raise ServiceError("forbidden", "That table is not part of this class.")
             if table.status != "lobby" or table.locked:
                 raise ServiceError("stale", "That table is no longer open; another one is chosen.")
             seats = self._seats(s, table)
-            if len(seats) + 1 + computers > engine.MAX_SEATS:
-                raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
-            if any(name_key(x.name) == name_key(name) for x in seats):
-                raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
-                                                 "Add an initial or pick another name.")
+            token, student, join = self._seat_student(s, table, seats, name, chairs_needed=1 + computers)
             self._guard_class(s, class_id, class_version)
-            token = new_token()
-            student = Seat(table_id=table.id, seat_index=len(seats), name=name, token_hash=hash_token(token))
-            s.add(student)
-            join = {"actor": _actor(student.seat_index), "action": {"type": "join", "name": name},
-                    "log": [{"t": "join", "seat": student.seat_index, "text": f"{name} joined."}]}
             if computers:
                 self._stage(s, table, **join)
                 added = self._add_computers(s, table, seats + [student], computers)

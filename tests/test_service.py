@@ -11,7 +11,6 @@ import uuid
 
 import pytest
 from sqlalchemy import text
-from sqlmodel import SQLModel
 
 from app.accounts import Accounts
 from app.db import make_engine
