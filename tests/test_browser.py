@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser import browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
+from browser import PHONE, browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
 from live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -69,6 +69,13 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     for page in phones:
         page.locator(".deck-button").wait_for()
     board.get_by_text("Battle 1").wait_for()
+
+    # A latecomer (no seat on this phone) is told at once, without a name form.
+    late = browser.new_context(**PHONE).new_page()
+    late.goto(f"{server.url}/join/{code}")
+    late.get_by_text("This game has already started.").wait_for()
+    assert late.locator("#join-panel").is_hidden()
+    late.context.close()
 
     # Three battles by tapping the deck (one phone uses the keyboard).
     def resolved(n):

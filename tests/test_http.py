@@ -193,3 +193,13 @@ def test_unknown_pages_get_a_friendly_page_or_json(app):
     assert page.status_code == 404 and b"Check the code on the board" in page.data and b"<h1>Not found" in page.data
     api = client.get("/api/does-not-exist")
     assert api.status_code == 404 and api.get_json()["ok"] is False
+
+
+def test_join_page_says_at_once_when_a_newcomer_cannot_join(app, war_table, tables):
+    client = app.test_client()
+    assert 'data-closed=""' in client.get(f"/join/{war_table.code}").data.decode()
+    tables.join(war_table.code, "Ana")
+    tables.join(war_table.code, "Ben")
+    tables.act(war_table.code, 0, 2, {"type": "start"})
+    page = client.get(f"/join/{war_table.code}").data.decode()
+    assert 'data-closed="This game has already started. Ask your teacher for a new code."' in page

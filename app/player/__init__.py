@@ -7,6 +7,7 @@ import qrcode
 import qrcode.image.svg
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
+from app.models import GameTable
 from app.netaddr import join_url
 from app.security import normalize_code
 
@@ -45,7 +46,20 @@ def join(code):
                                entered=code), 404
     if normal != code:
         return redirect(url_for("player.join", code=normal))
-    return render_template("play.html", code=normal, kind=kind, game=record.game)
+    return render_template("play.html", code=normal, kind=kind, game=record.game, closed=_closed_reason(record))
+
+
+def _closed_reason(record) -> str:
+    """Why a newcomer cannot join (shown at once instead of the name form), or "".
+    A student who already has a seat here still resumes it: the page checks that first."""
+    if record.status == "ended":
+        return "This game has already ended."
+    if isinstance(record, GameTable):  # a class keeps seating late arrivals while it plays
+        if record.locked:
+            return "This table is locked by the teacher."
+        if record.status == "playing":
+            return "This game has already started. Ask your teacher for a new code."
+    return ""
 
 
 @bp.get("/board/<code>")

@@ -43,11 +43,13 @@ async function resume() {
   localStorage.removeItem(storageKey(code));
   token = null;
   if (ack.error.code === "forbidden") showFatal(ack.error.message);
+  else if (app.dataset.closed) showFatal(app.dataset.closed);
   else showJoin("");
 }
 
 socket.on("connect", () => {
   if (token) resume();
+  else if (app.dataset.closed) showFatal(app.dataset.closed);
   else if (!current) showJoin("");
 });
 
