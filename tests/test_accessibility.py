@@ -81,9 +81,12 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     phone = phone_ctx.new_page()
     phone.goto(server.url + "/")
     problems["home"] = violations(phone)
-    phone.goto(f"{server.url}/join/{code}")
+    phone.goto(f"{server.url}/join/{klass}")  # still seating: the name form shows
     phone.get_by_label("Your name").wait_for()
     problems["join"] = violations(phone)
+    phone.goto(f"{server.url}/join/{code}")  # started: a latecomer is told so
+    phone.get_by_text("This game has already started.").wait_for()
+    problems["join, table started"] = violations(phone)
     phone.evaluate("t => localStorage.setItem('cg.seat.' + t[0], t[1])", [code, phones[0].token])
     phone.reload()
     phone.locator(".deck-button").wait_for()
