@@ -71,6 +71,14 @@ class SeatRef:
     token_hash: str = field(repr=False, default="")
 
 
+def _checked(clean, raw):
+    """Run an input cleaner (app/security.py); its complaint becomes a `bad_request`."""
+    try:
+        return clean(raw)
+    except InputError as exc:
+        raise ServiceError("bad_request", str(exc))
+
+
 def seat_room(token_hash: str) -> str:
     """The Socket.IO room of one seat's connections (a phone may have two tabs)."""
     return "seat:" + token_hash[:32]
@@ -195,10 +203,7 @@ class TableService:
 
     def join(self, code: str, name: str) -> dict:
         """Seat a new player. Returns {seat, token, table}."""
-        try:
-            name = clean_name(name)
-        except InputError as exc:
-            raise ServiceError("bad_request", str(exc))
+        name = _checked(clean_name, name)
         for _ in range(10):  # a lost compare-and-swap means another join landed first: look again
             with self._session() as s:
                 table = self._table(s, code)
@@ -369,10 +374,7 @@ class TableService:
 
     # ----------------------------------------------------------------- notes
     def add_note(self, code: str, author: str, text) -> Note:
-        try:
-            text = clean_note(text)
-        except InputError as exc:
-            raise ServiceError("bad_request", str(exc))
+        text = _checked(clean_note, text)
         with self._session() as s:
             table = self._table(s, code)
             note = Note(table_id=table.id, version=table.version, game_version=table.engine_version,
@@ -572,10 +574,7 @@ class TableService:
         plus the class's compare-and-swap (names stay unique across the class, two
         arrivals never both take the last chair) and, for a solo table, its computer
         opponents, all in one transaction. Returns {seat, token, table}."""
-        try:
-            name = clean_name(name)
-        except InputError as exc:
-            raise ServiceError("bad_request", str(exc))
+        name = _checked(clean_name, name)
         with self._session() as s:
             table = self._table(s, code)
             if table.class_id != class_id:

@@ -14,6 +14,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--disable-quic", "--no-first-run"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
+FACILITATOR_PASSWORD = "browser-pass-1"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
@@ -61,3 +62,15 @@ def join_on_phone(browser, url, code, name):
     page.get_by_role("button", name="Join").click()
     page.get_by_text("Waiting for players").wait_for()
     return page, dialogs
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """The real server (tests/live.py) with one facilitator, shared by a module's browser tests."""
+    from live import LiveServer
+
+    srv = LiveServer(tmp_path_factory.mktemp("browser"))
+    srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
+    srv.start()
+    yield srv
+    srv.stop()

@@ -7,20 +7,11 @@ from pathlib import Path
 import pytest
 import requests
 
-from browser import PHONE, browser  # noqa: F401  (fixture)
-from live import LivePhone, LiveServer
+from browser import FACILITATOR_PASSWORD, PHONE, browser, server  # noqa: F401  (fixture)
+from live import LivePhone
 
 pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("a11y"))
-    srv.add_facilitator("teacher", "a11y-pass-123")
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def violations(page):
@@ -34,7 +25,7 @@ def violations(page):
 
 
 def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
-    token = server.api_token("teacher", "a11y-pass-123")
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
     code = server.create_table(token)
     phones = [LivePhone(server.url) for _ in range(2)]
     for phone, name in zip(phones, ["Ana", "Ben"]):
@@ -50,7 +41,7 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     fac.goto(server.url + "/facilitator/login")
     problems = {"login": violations(fac)}
     fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill("a11y-pass-123")
+    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
     fac.get_by_role("heading", name="Games").wait_for()
     problems["dashboard"] = violations(fac)

@@ -6,21 +6,12 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser import PHONE, browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
-from live import LiveServer
+from browser import (FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, no_dialogs,  # noqa: F401
+                     server, shot)  # (browser, server: fixtures)
 
 pytestmark = pytest.mark.browser
 EVIL_NAME = "<img src=x>Zed"           # HTML that would render an image if parsed
 EVIL_NOTE = "<img src=x onerror=alert(1)>"  # the example (too long for a name: 28 characters)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("browser"))
-    srv.add_facilitator("teacher", "browser-pass-1")
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def tap(locator):
@@ -37,7 +28,7 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     fac_dialogs = no_dialogs(fac)
     fac.goto(server.url + "/facilitator/")
     fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill("browser-pass-1")
+    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
     fac.get_by_role("button", name="Create a War table").click()
     fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))

@@ -5,20 +5,11 @@ import re
 
 import pytest
 
-from browser import browser, join_on_phone, no_dialogs, shot  # noqa: F401  (fixture)
-from live import LivePhone, LiveServer
+from browser import FACILITATOR_PASSWORD, browser, join_on_phone, no_dialogs, shot, server  # noqa: F401  (fixture)
+from live import LivePhone
 
 pytestmark = pytest.mark.browser
 EVIL_NAME = "<img src=x>Zed"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    srv = LiveServer(tmp_path_factory.mktemp("browser-classes"))
-    srv.add_facilitator("teacher", "browser-pass-1")
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def test_a_class_session_from_the_overview(server, browser):  # noqa: F811
@@ -37,7 +28,7 @@ def test_a_class_session_from_the_overview(server, browser):  # noqa: F811
     fac.on("dialog", on_dialog)
     fac.goto(server.url + "/facilitator/")
     fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill("browser-pass-1")
+    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
     fac.get_by_label("Table size").select_option("3")
     fac.get_by_role("button", name="Create a War class session").click()

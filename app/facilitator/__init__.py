@@ -101,13 +101,18 @@ def dashboard():
 def create_table():
     game = request.form.get("game", "")
     try:
-        options = {o["key"]: _coerce(o, request.form.get(o["key"]))
-                   for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
+        options = form_options(game)
         table = current_app.extensions["tables"].create_table(g.facilitator.id, game, options)
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard"))
     return redirect(url_for("facilitator.table", code=table.code))
+
+
+def form_options(game: str) -> dict:
+    """The chosen game's options from a submitted form (unset ones take their defaults)."""
+    return {o["key"]: _coerce(o, request.form.get(o["key"]))
+            for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
 
 
 def _game(key: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
 
 from app import seating
-from app.facilitator import _coerce, _game, bp, login_required
+from app.facilitator import bp, form_options, login_required
 from app.netaddr import join_url
 from app.tables import ServiceError
 
@@ -28,8 +28,7 @@ def _class_session_helpers():
 def create_class():
     game = request.form.get("game", "")
     try:
-        options = {o["key"]: _coerce(o, request.form.get(o["key"]))
-                   for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
+        options = form_options(game)
         klass = current_app.extensions["classes"].create(
             g.facilitator.id, game, options, request.form.get("table_size"),
             request.form.get("fill_with_computer") == "1")
