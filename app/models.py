@@ -64,6 +64,8 @@ class GameTable(SQLModel, table=True):
     code: str = Field(index=True, unique=True, max_length=8)
     game: str
     engine_version: str
+    # The data files' versions the table was created with: {file: version}.
+    data_versions: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
     options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))  # 62 random bits
     status: str = "lobby"  # lobby | playing | ended
@@ -71,6 +73,11 @@ class GameTable(SQLModel, table=True):
     state: Optional[dict] = Field(default=None, sa_column=Column(JSON, nullable=True))
     locked: bool = False
     paused: bool = False
+    # Scheduled system actions (DESIGN.md "Time"): {key: {"due": epoch seconds or
+    # None while paused, "left": seconds left when paused, "actor", "action"}};
+    # `next_due_at` is the earliest due time, indexed so any process can find it.
+    timers: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
+    next_due_at: Optional[float] = Field(default=None, index=True)
     facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
     class_id: Optional[int] = Field(default=None, foreign_key="class_session.id", index=True)
     created_at: datetime = Field(default_factory=utcnow)
@@ -97,7 +104,10 @@ class Event(SQLModel, table=True):
     id: Optional[int] = Field(default=None, primary_key=True)
     table_id: int = Field(foreign_key="game_table.id", index=True)
     version: int
-    actor: str  # "seat:N", "facilitator", "system"
+    # "table" (join, start, lock, kick, move, …: the platform's) or "game"
+    # (an engine action, a fired timer included): replay dispatches on this.
+    kind: str = Field(default="game", max_length=8, sa_column_kwargs={"server_default": "game"})
+    actor: str  # "seat:N", "seat:N:auto", "facilitator", "system"
     action: dict = Field(sa_column=Column(JSON, nullable=False))
     log: list = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     at: datetime = Field(default_factory=utcnow)

@@ -1,18 +1,26 @@
 """The engine contract every game implements (see shared/DESIGN.md).
 
-An engine is a module (or object) exposing pure functions over plain,
-JSON-serialisable data:
+A game is one package under app/engines/<key>/ (or any importable package
+registered with `app.engines.register`). The package exposes a `GAME`
+(a `GameSpec`: everything the platform knows about the game) and pure
+functions over plain, JSON-serialisable data:
 
     new(options, seats, seed) -> state
-    actions(state, viewer) -> [action, ...]
+    actions(state, viewer) -> [action, ...]          each with a readable "label"
     apply(state, actor, action) -> (state, log_entries)
-    view(state, viewer) -> {"public": {...}, "private": {...}}
-    bot(state, seat) -> action
+    view(state, viewer) -> {"public", "private", "prompt"}
+    bot(view, actions, rng) -> action | None         sees only its own seat
     result(state) -> None | {"winners", "ranking", "scores", "reason"}
 
-plus the metadata the platform needs (KEY, TITLE, MIN_SEATS, MAX_SEATS,
-OPTIONS, RULINGS, VERSION). `viewer` is a seat index (int), "board" or
-"facilitator". Engines import nothing from Flask, Socket.IO or the database.
+and, optionally:
+
+    finish(state) -> (state, log_entries)   the facilitator ended the game early
+    timers(state) -> [{"key", "after", "actor", "action"}]   deadlines (see Time)
+
+`viewer` is a seat index (int), "board" or "facilitator"; an `actor` is a
+seat, "facilitator" or "system" (a fired timer). `prompt` is
+{"waiting_for": [seats], "text": "what this viewer is asked, in words"}.
+Engines import nothing from Flask, Socket.IO or the database.
 
 Randomness comes only from `Rng`, whose whole state is one integer kept
 inside the game state, so (options, seats, seed, actions) reproduces a game.
@@ -20,8 +28,8 @@ inside the game state, so (options, seats, seed, actions) reproduces a game.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 MASK64 = (1 << 64) - 1
 
@@ -136,3 +144,86 @@ def resolve_options(declared: list[Option], given: dict | None) -> dict:
             raise IllegalAction("bad_request", f"Option {opt.key} must be one of {list(opt.choices)}.")
         out[opt.key] = value
     return out
+
+
+def label(action: dict, text: str) -> dict:
+    """An action with the sentence a generic control shows for it."""
+    return dict(action, label=text)
+
+
+def strip_label(action: dict) -> dict:
+    """The action without its label: what is compared, logged and replayed."""
+    return {k: v for k, v in action.items() if k != "label"}
+
+
+def prompt(waiting_for: list[int], text: str) -> dict:
+    """Who the game waits for, and what this viewer is asked, in words."""
+    return {"waiting_for": list(waiting_for), "text": text}
+
+
+@dataclass(frozen=True)
+class Seating:
+    """How a class session seats this game: the table sizes a facilitator may
+    choose, the default, the fewest players a table may start with (computers
+    make up the rest), and the computer opponents of a solo table (0: no solo)."""
+
+    sizes: tuple[int, ...]
+    default: int | str
+    minimum: int
+    solo_computers: int = 0
+    solo_label: str = ""
+
+
+@dataclass(frozen=True)
+class UI:
+    """The game's browser modules, paths under static/ (None: the generic
+    control renders every labelled action). Each module exports
+    `render(root, payload, ctx)` and optionally `onKey(event, payload, ctx)`."""
+
+    phone: str | None = None
+    board: str | None = None
+    facilitator: str | None = None
+    stylesheet: str | None = None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the platform knows about one game (DESIGN.md "A game is one package").
+
+    `figures(table)` feeds the class overview; `table` is
+    {"public": the board view's public part, "players": [{seat, name, computer,
+    connected}], "result": result or None}, and it returns any of
+    {"progress": {value, goal, label, detail}, "turn": {seats, names, text},
+    "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}]}.
+    """
+
+    key: str
+    title: str
+    blurb: str
+    version: str                       # engine version, recorded on every table
+    min_seats: int
+    max_seats: int
+    seating: Seating
+    options: tuple = ()                # Option, ...
+    presets: dict = field(default_factory=dict)   # name -> {option: value}
+    order_free: frozenset = frozenset()            # action types accepted from any version
+    bot_levels: tuple = ("standard",)
+    data_versions: dict = field(default_factory=dict)  # data file -> version
+    rulings: tuple = ()                # [{id, kind, title?, text}]
+    figures: Callable | None = None
+    key_moments: frozenset = frozenset({"start", "end", "game_over", "kick", "pause"})
+    discussion: tuple = ()             # debrief discussion prompts
+    start_label: str = "Start the game"
+    ui: UI = UI()
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "title": self.title, "blurb": self.blurb, "version": self.version,
+                "min_seats": self.min_seats, "max_seats": self.max_seats,
+                "seats": f"{self.min_seats}\u2013{self.max_seats}" if self.min_seats != self.max_seats
+                else str(self.min_seats),
+                "options": [o.to_json() for o in self.options], "presets": dict(self.presets),
+                "bot_levels": list(self.bot_levels), "data_versions": dict(self.data_versions),
+                "order_free": sorted(self.order_free)}
+
+
+REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")
