@@ -49,7 +49,7 @@ def create_app(overrides: dict | None = None):
                       message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
     from app import realtime
-    realtime.register(socketio)
+    realtime.register(app, socketio)
 
     from app.cli import register as register_cli
     register_cli(app)

@@ -12,8 +12,8 @@ data).
 The overview (`overview`, for the facilitator; `public_overview`, for the
 projected class board) summarises every table: players, progress toward the
 game's goal, whose turn it is, time since the last move, and alerts. What a
-game contributes (progress, turn, scores, its own alerts) comes from its entry
-in FIGURES; the generic alerts are the functions in ALERT_RULES.
+game contributes (progress, turn, scores, its own alerts) comes from its spec's
+`figures`; the generic alerts are the functions in ALERT_RULES.
 """
 from __future__ import annotations
 
@@ -31,8 +31,8 @@ from sqlmodel import Session, select
 from app import engines, seating
 from app.engines.contract import IllegalAction
 from app.models import ClassSession, Event, GameTable, Seat, utcnow
-from app.security import InputError, clean_name, name_key, new_code
-from app.tables import ServiceError, TableService, seat_room
+from app.security import InputError, clean_name, hash_token, name_key, new_code, new_token
+from app.tables import ServiceError, TableService, actor_name, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
 AWAY_SECONDS = 60      # a student disconnected this long needs the teacher
@@ -76,34 +76,6 @@ class TableFacts:
     figures: dict = field(default_factory=dict)
 
 
-def _war_figures(facts: TableFacts) -> dict:
-    """War: progress = the leader's cards of 52 and the battle; turn = who still has to reveal."""
-    public = facts.public
-    players = public["players"]
-    leader = max(players, key=lambda p: (p["cards"], -p["seat"]))
-    total = 52
-    progress = {"value": leader["cards"], "goal": total,
-                "label": f"{leader['name']} holds {leader['cards']} of {total} cards",
-                "detail": f"Battle {public['battle']}"}
-    turn = None
-    if public["status"] == "playing":
-        waiting = [players[s]["name"] for s in public["waiting_for"]]
-        turn = {"seats": list(public["waiting_for"]), "names": waiting,
-                "text": f"Waiting for {_names(waiting)} to reveal" if waiting else "Resolving the battle"}
-    scores = [{"seat": p["seat"], "score": p["cards"], "label": f"{p['cards']} cards",
-               "out": p["eliminated"]} for p in players]
-    alerts = []
-    if public.get("sudden_death"):
-        alerts.append({"kind": "sudden_death", "level": "info",
-                       "text": f"Sudden death: {public['sudden_death']['battles_left']} battles left"})
-    return {"progress": progress, "turn": turn, "scores": scores, "alerts": alerts}
-
-
-# A game's figures: TableFacts (public view present) -> {progress, turn, scores, alerts}.
-# A game without an entry still gets players, status, timings, results and the generic alerts.
-FIGURES: dict[str, Callable[[TableFacts], dict]] = {"war": _war_figures}
-
-
 def _idle_alert(facts: TableFacts) -> list[dict]:
     t = facts.table
     if t.status == "playing" and not t.paused and facts.idle_seconds is not None \
@@ -144,7 +116,7 @@ def _waiting_alert(facts: TableFacts) -> list[dict]:
     return []
 
 
-# Generic alerts; a game adds its own through its FIGURES entry (e.g. a vote waiting for moderation).
+# Generic alerts; a game adds its own through its FIGURES entry (through its spec's `figures`).
 ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _away_alert, _finished_alert,
                                                          _waiting_alert]
 
@@ -269,14 +241,14 @@ class ClassService:
             raise ServiceError("bad_request", "fill_with_computer must be true or false.")
         try:
             rule = seating.rule_for(game)
-            engine = engines.get(game)
+            spec = engines.spec(game)
             resolved = engines.options_for(game, options)
             size = seating.parse_table_size(rule, table_size)
         except (seating.SeatingError, IllegalAction) as exc:
             raise ServiceError("bad_request", getattr(exc, "message", None) or str(exc))
-        if size != seating.SOLO and not engine.MIN_SEATS <= size <= engine.MAX_SEATS:
-            raise ServiceError("bad_request", f"{engine.TITLE} tables seat {engine.MIN_SEATS} to "
-                                              f"{engine.MAX_SEATS} players.")
+        if size != seating.SOLO and not spec.min_seats <= size <= spec.max_seats:
+            raise ServiceError("bad_request", f"{spec.title} tables seat {spec.min_seats} to "
+                                              f"{spec.max_seats} players.")
         for _ in range(20):
             code = new_code()
             # A class code must never also be a table code: both are typed in the same box.
@@ -299,9 +271,232 @@ class ClassService:
         return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id).code
 
     @staticmethod
-    def _pause():
-        # Lost a compare-and-swap to a simultaneous change: step aside briefly, then look again.
-        time.sleep(random.uniform(0.005, 0.03))
+    def _settle(attempt, busy: str = "The class is very busy; please try again."):
+        """Run `attempt` until it stops losing compare-and-swaps (`stale`) to simultaneous
+        changes, stepping aside briefly between tries; `attempt` re-reads what it needs."""
+        for _ in range(RETRIES):
+            try:
+                return attempt()
+            except ServiceError as exc:
+                if exc.code != "stale":
+                    raise
+            time.sleep(random.uniform(0.005, 0.03))
+        raise ServiceError("rate_limited", busy)
+
+    # ------------------------------------------- class tables (one transaction each)
+    # A class session seats students at several tables of one facilitator, and
+    # some of its changes span tables (a move touches two, the start's
+    # balancing several). Each such change is ONE transaction that
+    # compare-and-swaps every table it touches, appending their events as
+    # `_commit` does (so replay still works: these all happen in the lobby,
+    # where replay only reads the `start` event), and, when given, the class
+    # row's version: a concurrent join, move or start makes it `stale` and the
+    # class service retries from fresh data. Moved seats keep their token.
+    COMPUTER_NAME = "Computer"
+
+    @staticmethod
+    def _guard_class(s: Session, class_id: int | None, version: int | None) -> None:
+        """Compare-and-swap the class row inside the open transaction."""
+        if class_id is None or version is None:
+            return
+        from app.models import ClassSession
+
+        result = s.execute(update(ClassSession)
+                           .where(ClassSession.id == class_id, ClassSession.version == version)
+                           .values(version=version + 1))
+        if result.rowcount != 1:
+            s.rollback()
+            raise ServiceError("stale", "The class changed meanwhile; please try again.")
+
+    def _add_computers(self, s: Session, table: GameTable, seats: list[Seat], count: int) -> list[Seat]:
+        """Append `count` computer seats (named Computer, Computer 2, …, unique at the table)."""
+        taken = {name_key(x.name) for x in seats}
+        added = []
+        number = 1
+        for _ in range(count):
+            while True:
+                name = self.COMPUTER_NAME if number == 1 else f"{self.COMPUTER_NAME} {number}"
+                number += 1
+                if name_key(name) not in taken:
+                    break
+            taken.add(name_key(name))
+            # Nobody ever holds this token: a computer seat cannot be resumed.
+            seat = Seat(table_id=table.id, seat_index=len(seats) + len(added), name=name,
+                        token_hash=hash_token(new_token()), computer=True)
+            s.add(seat)
+            added.append(seat)
+        return added
+
+    @staticmethod
+    def _drop_seat(s: Session, seat: Seat) -> None:
+        """Take a seat out of a lobby table (as a lobby kick does: the row stays, its token refused)."""
+        seat.kicked = True
+        seat.seat_index = None
+        s.add(seat)
+
+    @staticmethod
+    def _renumber(s: Session, seats: list[Seat]) -> None:
+        """Contiguous seat numbers, students before computers, so that seat 0 (who may
+        press "Deal cards & start") is a student whenever the table has one."""
+        ordered = [x for x in seats if not x.computer] + [x for x in seats if x.computer]
+        for index, seat in enumerate(ordered):
+            if seat.seat_index != index:
+                seat.seat_index = index
+                s.add(seat)
+
+    def class_join(self, code: str, name, *, class_id: int, class_version: int, computers: int = 0) -> dict:
+        """`join` for a student the class session placed at table `code`: the same checks,
+        plus the class's compare-and-swap (names stay unique across the class, two
+        arrivals never both take the last chair) and, for a solo table, its computer
+        opponents, all in one transaction. Returns {seat, token, table}."""
+        name = checked(clean_name, name)
+        with self._session() as s:
+            table = self.tables._table(s, code)
+            if table.class_id != class_id:
+                raise ServiceError("forbidden", "That table is not part of this class.")
+            if table.status != "lobby" or table.locked:
+                raise ServiceError("stale", "That table is no longer open; another one is chosen.")
+            seats = self.tables._seats(s, table)
+            token, student, join = self.tables.seat_student(s, table, seats, name, chairs_needed=1 + computers)
+            self._guard_class(s, class_id, class_version)
+            if computers:
+                self.tables.stage(s, table, **join)
+                added = self._add_computers(s, table, seats + [student], computers)
+                self._commit(s, table, actor="system", action={"type": "computers", "added": [x.name for x in added]},
+                             log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
+                                  for x in added])
+            else:
+                self._commit(s, table, **join)
+            return {"seat": student.seat_index, "token": token, "table": table.code}
+
+    def add_computer_seat(self, code: str, *, class_id: int | None = None, class_version: int | None = None) -> int:
+        """A computer player takes the next chair of a lobby table; returns the table version."""
+        with self._session() as s:
+            table = self.tables._table(s, code)
+            if table.status != "lobby":
+                raise ServiceError("illegal", "Computer players can only be added before the table starts.")
+            spec = engines.spec(table.game)
+            seats = self.tables._seats(s, table)
+            if len(seats) >= spec.max_seats:
+                raise ServiceError("table_full", f"This table is full ({spec.max_seats} players).")
+            self._guard_class(s, class_id, class_version)
+            added = self._add_computers(s, table, seats, 1)
+            return self._commit(s, table, actor="facilitator", action={"type": "computers", "added": [added[0].name]},
+                                log=[{"t": "join", "seat": added[0].seat_index,
+                                      "text": f"{added[0].name} joined as a computer player."}])
+
+    def move_seats(self, moves: list[tuple[int, str]], *, by: str, class_id: int,
+                   class_version: int | None = None) -> dict[int, dict]:
+        """Move students (seat id -> lobby table code) between lobby tables of one class,
+        all at once. Tokens stay valid; each touched table is renumbered (students first)
+        and gets one `move` event; a table left without students loses its computer seats.
+        Returns {seat id: {"token_hash", "table", "seat"}} for the moved seats."""
+        if not moves:
+            return {}
+        with self._session() as s:
+            self._guard_class(s, class_id, class_version)
+            by_code: dict[str, GameTable] = {}
+            members: dict[str, list[Seat]] = {}
+
+            def table_of(code: str) -> GameTable:
+                if code not in by_code:
+                    table = self.tables._table(s, code)
+                    if table.class_id != class_id:
+                        raise ServiceError("forbidden", "That table is not part of this class.")
+                    if table.status != "lobby":
+                        raise ServiceError("illegal", "Students can only be moved between tables that have not "
+                                                      "started yet.")
+                    by_code[code] = table
+                    members[code] = self.tables._seats(s, table)
+                return by_code[code]
+
+            notes: dict[str, dict] = {}
+            moved: dict[int, Seat] = {}
+            for seat_id, to_code in moves:
+                seat = s.get(Seat, seat_id)
+                if seat is None or seat.kicked or seat.computer or seat.seat_index is None:
+                    raise ServiceError("bad_request", "There is no student in that seat.")
+                source = s.get(GameTable, seat.table_id)
+                table_of(source.code)
+                target = table_of(to_code)
+                if source.id == target.id:
+                    raise ServiceError("bad_request", f"{seat.name} is already at that table.")
+                seat = next(x for x in members[source.code] if x.id == seat.id)  # the same row object
+                if any(name_key(x.name) == name_key(seat.name) for x in members[to_code]):
+                    raise ServiceError("name_taken", f"Someone at that table is already called {seat.name}.")
+                members[source.code].remove(seat)
+                members[to_code].append(seat)
+                seat.table_id = target.id
+                moved[seat.id] = seat
+                notes.setdefault(source.code, {"out": [], "in": [], "log": []})
+                notes.setdefault(to_code, {"out": [], "in": [], "log": []})
+                notes[source.code]["out"].append({"seat_id": seat.id, "name": seat.name, "to": to_code})
+                notes[source.code]["log"].append({"t": "move", "text": f"{seat.name} moved to table {to_code}."})
+                notes[to_code]["in"].append({"seat_id": seat.id, "name": seat.name, "from": source.code})
+                notes[to_code]["log"].append({"t": "move", "text": f"{seat.name} joined from table {source.code}."})
+            for code, seats in members.items():
+                if not any(not x.computer for x in seats):
+                    for computer in [x for x in seats if x.computer]:
+                        self._drop_seat(s, computer)
+                        seats.remove(computer)
+                spec = engines.spec(by_code[code].game)
+                if len(seats) > spec.max_seats:
+                    raise ServiceError("table_full", f"Table {code} would have more than {spec.max_seats} players.")
+                self._renumber(s, seats)
+            touched = [code for code in by_code if code in notes]
+            for i, code in enumerate(touched):
+                note = notes[code]
+                kwargs = {"actor": "facilitator" if by == "facilitator" else "system",
+                          "action": {"type": "move", "by": by, "out": note["out"], "in": note["in"]},
+                          "log": note["log"]}
+                if i < len(touched) - 1:
+                    self.tables.stage(s, by_code[code], **kwargs)
+                else:
+                    self._commit(s, by_code[code], **kwargs)
+            return {sid: {"token_hash": x.token_hash, "table": next(c for c, t in by_code.items()
+                                                                    if t.id == x.table_id),
+                          "seat": x.seat_index} for sid, x in moved.items()}
+
+    def start_class_table(self, code: str, *, computers: int, expected_version: int | None = None):
+        """Start a lobby table of a class now, with exactly `computers` computer seats
+        (added or removed first, per the class's seating rule)."""
+        with self._session() as s:
+            table = self.tables._table(s, code)
+            if table.status != "lobby":
+                raise ServiceError("illegal", "This table has already started.")
+            if expected_version is not None and table.version != expected_version:
+                raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
+            spec = engines.spec(table.game)
+            seats = self.tables._seats(s, table)
+            students = [x for x in seats if not x.computer]
+            bots = [x for x in seats if x.computer]
+            if not students:
+                raise ServiceError("illegal", "No student sits at this table.")
+            if len(students) + computers > spec.max_seats:
+                raise ServiceError("table_full", f"A table seats at most {spec.max_seats} players.")
+            if len(students) + computers < spec.min_seats:
+                raise ServiceError("illegal", f"{spec.title} needs at least {spec.min_seats} players; add a "
+                                              "computer player or move a student to this table.")
+            if len(bots) != computers:
+                removed = bots[computers:]
+                for seat in removed:
+                    self._drop_seat(s, seat)
+                added = self._add_computers(s, table, students + bots[:computers], computers - len(bots)) \
+                    if computers > len(bots) else []
+                self._renumber(s, students + bots[:computers] + added)
+                self._commit(s, table, actor="facilitator",
+                             action={"type": "computers", "added": [x.name for x in added],
+                                     "removed": [x.name for x in removed]},
+                             log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
+                                  for x in added] +
+                                 [{"t": "leave", "text": f"{x.name} left the table."} for x in removed])
+            version = table.version
+        return self.tables.start_now(code, expected_version=version)
+
+    def _commit(self, s: Session, table: GameTable, **change) -> int:
+        version = self.tables.stage(s, table, **change)
+        self.tables.commit(s)
+        return version
 
     # ------------------------------------------------------------- join
     def join_any(self, code: str, name: str) -> dict:
@@ -316,7 +511,8 @@ class ClassService:
         except InputError as exc:
             raise ServiceError("bad_request", str(exc))
         rule, size = self.rule(klass), self.table_size(klass)
-        for _ in range(RETRIES):
+
+        def attempt():
             klass = self.get(code)
             rows = self._read(klass)
             if any(name_key(x.name) == name_key(name) for r in rows for x in r["seats"] if not x.computer):
@@ -326,14 +522,10 @@ class ClassService:
             index = seating.place(layout, rule, size)
             table_code = lobby[index]["table"].code if index is not None else self._new_table(klass, rows)
             computers = rule.solo_computers if size == seating.SOLO else 0
-            try:
-                return self.tables.class_join(table_code, name, class_id=klass.id, class_version=klass.version,
-                                              computers=computers)
-            except ServiceError as exc:
-                if exc.code != "stale":
-                    raise
-                self._pause()
-        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+            return self.class_join(table_code, name, class_id=klass.id, class_version=klass.version,
+                                   computers=computers)
+
+        return self._settle(attempt)
 
     # ----------------------------------------------------- before start
     @staticmethod
@@ -359,7 +551,8 @@ class ClassService:
             raise ServiceError("game_over", "This class session has ended.")
         rule, size = self.rule(klass), self.table_size(klass)
         to = to.strip().upper() if to.strip().lower() != "new" else "new"
-        for _ in range(RETRIES):
+
+        def attempt():
             klass = self.get(code)
             rows = self._read(klass)
             source = self._row(rows, table_code.strip().upper())
@@ -384,30 +577,25 @@ class ClassService:
             to_code = lobby[to_index]["table"].code if to_index is not None else self._new_table(
                 klass, [r for r in rows if r is not source])
             try:
-                moved = self.tables.move_seats([(student.id, to_code)], by="facilitator", class_id=klass.id,
-                                               class_version=klass.version)
+                moved = self.move_seats([(student.id, to_code)], by="facilitator", class_id=klass.id,
+                                        class_version=klass.version)
             except ServiceError as exc:
-                if exc.code != "stale" or version is not None:
-                    raise
-                self._pause()
-                continue
+                if exc.code == "stale" and version is not None:  # the facilitator's view is out of date
+                    raise ServiceError("illegal", "That table changed meanwhile; look at the overview again.")
+                raise
             if size == seating.SOLO:
                 self._give_solo_computers(to_code, rule)
             return {"changed": [source["table"].code, to_code], "moved": moved}
-        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+
+        return self._settle(attempt)
 
     def _give_solo_computers(self, table_code: str, rule: seating.SeatingRule) -> None:
         # A solo student can press "Deal cards & start" only once the computer opponent sits down.
-        for _ in range(RETRIES):
-            present = sum(x.computer for x in self.tables.seats(table_code))
-            if present >= rule.solo_computers:
-                return
-            try:
-                self.tables.add_computer_seat(table_code)
-            except ServiceError as exc:
-                if exc.code != "stale":
-                    raise
-                self._pause()
+        def attempt():
+            while sum(x.computer for x in self.tables.seats(table_code)) < rule.solo_computers:
+                self.add_computer_seat(table_code)
+
+        self._settle(attempt)
 
     def add_computer(self, facilitator_id: int, code: str, table_code) -> dict:
         """A computer player takes a free chair of a lobby table (so a short table can start)."""
@@ -415,7 +603,8 @@ class ClassService:
             raise ServiceError("bad_request", "Send the table's code.")
         klass = self.owned(code, facilitator_id)
         rule, size = self.rule(klass), self.table_size(klass)
-        for _ in range(RETRIES):
+
+        def attempt():
             klass = self.get(code)
             row = self._row(self._read(klass), table_code.strip().upper())
             if row["table"].status != "lobby":
@@ -425,15 +614,10 @@ class ClassService:
             limit = seating.seats_per_table(rule, size)
             if len(row["seats"]) >= limit:
                 raise ServiceError("table_full", f"That table already has {limit} players.")
-            try:
-                self.tables.add_computer_seat(row["table"].code, class_id=klass.id, class_version=klass.version)
-            except ServiceError as exc:
-                if exc.code != "stale":
-                    raise
-                self._pause()
-                continue
+            self.add_computer_seat(row["table"].code, class_id=klass.id, class_version=klass.version)
             return {"changed": [row["table"].code]}
-        raise ServiceError("rate_limited", "The class is very busy; please try again.")
+
+        return self._settle(attempt)
 
     # -------------------------------------------------------------- start
     def _computers_for(self, klass: ClassSession, row: dict) -> int:
@@ -445,21 +629,16 @@ class ClassService:
         # Computers the facilitator added by hand stay, as long as the table has room for them.
         return max(needed, min(have, seating.seats_per_table(rule, size) - students))
 
-    def _start_row(self, klass: ClassSession, table_code: str) -> bool:
-        """Start one lobby table with its computers; False if it had already started."""
-        for _ in range(RETRIES):
+    def _start_row(self, klass: ClassSession, table_code: str):
+        """Start one lobby table with its computers: its Outcome, None if it had already started."""
+        def attempt():
             row = next(r for r in self._read(klass) if r["table"].code == table_code)
             if row["table"].status != "lobby":
-                return False
-            try:
-                self.tables.start_class_table(table_code, computers=self._computers_for(klass, row),
-                                              expected_version=row["table"].version)
-                return True
-            except ServiceError as exc:
-                if exc.code != "stale":
-                    raise
-                self._pause()
-        raise ServiceError("rate_limited", "A table is very busy; please try again.")
+                return None
+            return self.start_class_table(table_code, computers=self._computers_for(klass, row),
+                                          expected_version=row["table"].version)
+
+        return self._settle(attempt, "A table is very busy; please try again.")
 
     def start(self, facilitator_id: int, code: str) -> dict:
         """Balance the lobby tables and start them all.
@@ -469,17 +648,16 @@ class ClassService:
         if klass.status == "ended":
             raise ServiceError("game_over", "This class session has ended.")
         rule, size = self.rule(klass), self.table_size(klass)
-        changed: list[str] = []
-        started: list[str] = []
-        moved: dict = {}
-        for _ in range(RETRIES):
+
+        def balance():
+            """Move students to even the tables out; returns (klass, table codes, plan, moved)."""
             klass = self.get(code)
             rows = self._read(klass)
             layout, _lobby = self._layout(rows, with_pins=True)
             if not any(t.students for t in layout):
                 if not any(r["table"].status != "lobby" for r in rows):
                     raise ServiceError("illegal", "No student has joined yet. Start when the class is seated.")
-                break  # every table has already started: nothing to do
+                return klass, [], None, {}  # every table has already started: nothing to do
             plan = seating.balance(layout, rule, size, klass.fill_with_computer)
             codes = [t.key for t in layout]
             spare = [r for r in rows if r["table"].status == "lobby" and not r["seats"]
@@ -487,22 +665,22 @@ class ClassService:
             for _k in range(plan.new_tables):
                 codes.append(spare.pop(0)["table"].code if spare else self._new_table(klass, []))
             moves = [(student_key, codes[to]) for student_key, _from, to in plan.moves]
-            try:
-                moved = self.tables.move_seats(moves, by="balance", class_id=klass.id, class_version=klass.version)
-            except ServiceError as exc:
-                if exc.code != "stale":
-                    raise
-                self._pause()
-                continue
+            moved = self.move_seats(moves, by="balance", class_id=klass.id, class_version=klass.version)
+            return klass, codes, plan, moved
+
+        klass, codes, plan, moved = self._settle(balance)
+        changed: list[str] = []
+        outcomes = []
+        if plan is not None:
             changed += sorted({codes[i] for _k, f, t in plan.moves for i in (f, t)})
             for i, students in enumerate(plan.final):
-                if students and self._start_row(klass, codes[i]):
-                    started.append(codes[i])
-            break
-        else:
-            raise ServiceError("rate_limited", "The class is very busy; please try again.")
+                outcome = self._start_row(klass, codes[i]) if students else None
+                if outcome is not None:
+                    outcomes.append(outcome)
         self._set_status(klass.id, "playing")
-        return {"changed": list(dict.fromkeys(changed + started)), "started": started, "moved": moved}
+        started = [o.code for o in outcomes]
+        return {"changed": list(dict.fromkeys(changed + started)), "started": started, "moved": moved,
+                "outcomes": outcomes}
 
     def start_table(self, facilitator_id: int, code: str, table_code) -> dict:
         """Start one lobby table now (with computer players where the seating rule calls for them)."""
@@ -512,8 +690,8 @@ class ClassService:
         row = self._row(self._read(klass), table_code.strip().upper())
         if row["table"].status != "lobby":
             raise ServiceError("illegal", "That table has already started.")
-        self._start_row(klass, row["table"].code)
-        return {"changed": [row["table"].code]}
+        outcome = self._start_row(klass, row["table"].code)
+        return {"changed": [row["table"].code], "outcomes": [outcome] if outcome else []}
 
     def _set_status(self, class_id: int, status: str) -> None:
         with self._session() as s:
@@ -527,7 +705,7 @@ class ClassService:
 
         For all tables, those where the action does not apply are skipped (pausing
         all pauses the tables that are playing); ending all also closes the class
-        to late arrivals. Returns {"changed": [table codes]}.
+        to late arrivals. Returns {"changed": [table codes], "outcomes": [their Outcomes]}.
         """
         if kind not in ("pause", "resume", "end"):
             raise ServiceError("bad_request", "The action is pause, resume or end.")
@@ -553,25 +731,25 @@ class ClassService:
             reason = {"pause": "is not playing" if t.status != "playing" else "is already paused",
                       "resume": "is not paused", "end": "has already ended"}[kind]
             raise ServiceError("illegal", f"That table {reason}.")
-        changed = []
+        outcomes = []
         for row in targets:
-            for _ in range(RETRIES):
-                t = self.tables.get(row["table"].code)
+            def attempt(table_code=row["table"].code):
+                t = self.tables.get(table_code)
                 if not applies(t):
-                    break
+                    return None
                 try:
-                    self.tables.moderate(facilitator_id, t.code, t.version, {"type": kind})
-                    changed.append(t.code)
-                    break
+                    return self.tables.moderate(facilitator_id, t.code, t.version, {"type": kind})
                 except ServiceError as exc:
                     if exc.code == "game_over":
-                        break
-                    if exc.code != "stale":
-                        raise
-                    self._pause()
+                        return None
+                    raise
+
+            outcome = self._settle(attempt)
+            if outcome is not None:
+                outcomes.append(outcome)
         if kind == "end" and table_code is None:
             self._set_status(klass.id, "ended")
-        return {"changed": changed}
+        return {"changed": [o.code for o in outcomes], "outcomes": outcomes}
 
     @staticmethod
     def clean_message(raw) -> str:
@@ -586,16 +764,16 @@ class ClassService:
                                               f"(this one has {len(text)}).")
         return text
 
-    def seat_rooms(self, code: str) -> list[str]:
-        """The Socket.IO room of every student seat at every table of the class."""
+    def student_seats(self, code: str) -> list[str]:
+        """The token hash of every student seat at every table of the class."""
         klass = self.get(code)
-        return [seat_room(x.token_hash) for r in self._read(klass) for x in r["seats"] if not x.computer]
+        return [x.token_hash for r in self._read(klass) for x in r["seats"] if not x.computer]
 
     # ------------------------------------------------------------ views
     def summary(self, code: str) -> dict:
         """The JSON API's description of a class: its tables, each with its code and seats."""
         klass = self.get(code)
-        connected = self.tables.presence.connected
+        connected = self.tables.connected
         rows = self._visible(self._read(klass))
         tables = []
         for r in rows:
@@ -607,7 +785,7 @@ class ClassService:
                 "seats": [{"seat": x.seat_index, "name": x.name, "computer": x.computer,
                            "connected": connected(x.token_hash)} for x in r["seats"]],
                 "result": engine.result(t.state) if t.state is not None else None})
-        return {"code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+        return {"code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
                 "status": klass.status, "version": klass.version, "options": klass.options,
                 "table_size": self.table_size(klass), "fill_with_computer": klass.fill_with_computer,
                 "students": sum(not x["computer"] for t in tables for x in t["seats"]),
@@ -622,7 +800,7 @@ class ClassService:
             return now - since
 
     def _facts(self, klass: ClassSession) -> list[TableFacts]:
-        connected = self.tables.presence.connected
+        connected = self.tables.connected
         now_wall = time.time()
         now = datetime.now(timezone.utc)
         out = []
@@ -639,8 +817,9 @@ class ClassService:
             facts = TableFacts(klass=klass, table=t, number=r["number"], seats=r["seats"], players=players,
                                public=public, result=engine.result(t.state) if t.state is not None else None,
                                idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None)
-            figures = FIGURES.get(t.game)
-            facts.figures = figures(facts) if figures and public is not None else {}
+            figures = engines.spec(t.game).figures
+            facts.figures = figures({"public": public, "players": [dict(p) for p in players],
+                                     "result": facts.result}) if figures and public is not None else {}
             out.append(facts)
         return out
 
@@ -648,14 +827,14 @@ class ClassService:
     def _table_view(facts: TableFacts) -> dict:
         """What both overviews show of one table."""
         t = facts.table
-        engine = engines.get(t.game)
+        spec = engines.spec(t.game)
         students = [p for p in facts.players if not p["computer"]]
         winners = []
         if facts.result and facts.public:
             winners = [facts.public["players"][s]["name"] for s in facts.result["winners"]]
         turn = facts.figures.get("turn")
         if t.status == "lobby":
-            need = max(0, engine.MIN_SEATS - len(facts.players))
+            need = max(0, spec.min_seats - len(facts.players))
             turn = {"text": f"Waiting for {need} more player{'s' if need != 1 else ''}" if need
                     else f"Ready: {facts.players[0]['name']} can deal the cards" if not facts.players[0]["computer"]
                     else "Ready to start"}
@@ -721,7 +900,7 @@ class ClassService:
             tables.append(view)
         students = sum(t["students"] for t in tables)
         return {
-            "code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+            "code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
             "status": klass.status, "version": klass.version, "table_size": self.table_size(klass),
             "fill_with_computer": klass.fill_with_computer, "now": utcnow().isoformat(),
             "idle_after": IDLE_SECONDS, "away_after": AWAY_SECONDS, "message_max": MESSAGE_MAX,
@@ -739,7 +918,7 @@ class ClassService:
             return {}
         facts_list = self._facts(klass)
         tables = [self._table_view(f) for f in facts_list]
-        return {"code": klass.code, "game": klass.game, "title": engines.get(klass.game).TITLE,
+        return {"code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
                 "status": klass.status,
                 "counts": {"students": sum(t["students"] for t in tables), "tables": len(tables),
                            "ended": sum(t["status"] == "ended" for t in tables)},

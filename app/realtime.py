@@ -1,34 +1,232 @@
-"""Socket.IO handlers — thin: validate the envelope, call the service, broadcast.
+"""Socket.IO: thin handlers, the notifier that emits outcomes, and the timer loop.
 
-Rooms: `board:<CODE>` (public view), `fac:<CODE>` (facilitator view), and one
-room per seat (`seat_room(token_hash)`), so every viewer receives its own view
-after every change, also across processes when a message queue is configured.
+Handlers validate the envelope, call one service method and hand its
+`Outcome` to the `Notifier`, which emits each viewer its payload. Rooms:
+`board:<CODE>` (public view), `fac:<CODE>` (facilitator view), one room per
+seat (`seat_room(token_hash)`: a phone may have two tabs, and a seat moved to
+another table keeps its token), `class:<CODE>` and `classboard:<CODE>`.
+With a message queue the emits reach every process's sockets.
+
+The `Scheduler` fires the tables' timers (computer moves, auto-play,
+deadlines) in this process: those its own changes set, and, by polling the
+database, any other process's or those left from before a restart.
 """
 from __future__ import annotations
 
 import functools
+import heapq
 import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import current_app, request, session
 from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
-from app.security import normalize_code
-from app.tables import SeatRef, ServiceError, seat_room, validate_payload
+from app.security import hash_token, normalize_code
+from app.tables import Outcome, ServiceError
 
 log = logging.getLogger(__name__)
 
+POLL_SECONDS = 0.5  # how often the timer loop looks for timers another process set
 
+
+def seat_room(token_hash: str) -> str:
+    return "seat:" + token_hash[:32]
+
+
+def room_of(viewer_key, code: str) -> str:
+    if viewer_key == "board":
+        return f"board:{code}"
+    if viewer_key == "facilitator":
+        return f"fac:{code}"
+    return seat_room(viewer_key[1])
+
+
+class Presence:
+    """Which seats have a live connection in this process, by token hash."""
+
+    def __init__(self):
+        self._counts: dict[str, int] = {}
+
+    def connect(self, token_hash: str) -> None:
+        self._counts[token_hash] = self._counts.get(token_hash, 0) + 1
+
+    def disconnect(self, token_hash: str) -> None:
+        left = self._counts.get(token_hash, 0) - 1
+        if left > 0:
+            self._counts[token_hash] = left
+        else:
+            self._counts.pop(token_hash, None)
+
+    def connected(self, token_hash: str) -> bool:
+        return self._counts.get(token_hash, 0) > 0
+
+
+def validate_payload(payload: Any, spec: dict[str, type]) -> dict:
+    """Check a Socket.IO payload is an object with the given field types."""
+    if not isinstance(payload, dict):
+        raise ServiceError("bad_request", "The message must be a JSON object.")
+    for key, kind in spec.items():
+        value = payload.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise ServiceError("bad_request", f"The field {key!r} is missing or has the wrong type.")
+    return payload
+
+
+# ------------------------------------------------------------------ notifier
+class Notifier:
+    """Emits what the services produced. The HTTP API uses it too, so the API
+    never imports Socket.IO code."""
+
+    def __init__(self, app, tables, classes):
+        self.app = app
+        self.tables = tables
+        self.classes = classes
+        self.scheduler = Scheduler(app, tables, self)
+        self._class_lock = threading.Lock()
+        self._class_pushed_at: dict[str, float] = {}
+        self._class_waiting: set[str] = set()
+
+    def publish(self, outcome: Outcome | None) -> None:
+        if outcome is None:
+            return
+        for viewer_key, payload in outcome.views:
+            socketio.emit("view", payload, to=room_of(viewer_key, outcome.code))
+        for token_hash in outcome.removed:
+            socketio.emit("removed", {"message": "Your teacher removed you from this table."},
+                          to=seat_room(token_hash))
+        if outcome.class_code:
+            self.push_class(outcome.class_code)
+        self.scheduler.add(outcome.code, outcome.next_due)
+
+    def table_changed(self, code: str) -> None:
+        """A change made outside the live path (a join, a connection): refresh its viewers."""
+        self.publish(self.tables.refresh(code))
+
+    def class_changed(self, class_code: str, result: dict) -> None:
+        """After a class-level change: publish its outcomes, refresh the other tables it
+        touched (a moved student's phone gets its new table's view) and push the overview."""
+        published = set()
+        for outcome in result.get("outcomes", []):
+            self.publish(outcome)
+            published.add(outcome.code)
+        for code in dict.fromkeys(result.get("changed", [])):
+            if code not in published:
+                self.table_changed(code)
+        self.push_class(class_code)
+
+    def message(self, class_code: str, text: str) -> int:
+        """The facilitator's short message to every phone of the class and its board."""
+        seats = self.classes.student_seats(class_code)
+        for token_hash in seats:
+            socketio.emit("message", {"text": text}, to=seat_room(token_hash))
+        socketio.emit("message", {"text": text}, to=f"classboard:{class_code}")
+        return len(seats)
+
+    def push_class(self, class_code: str) -> None:
+        """Push the class overview and board at most once per CLASS_PUSH_INTERVAL (1 s):
+        a class of busy tables changes many times a second and the overview reads
+        every table. A change inside the interval is sent at its end."""
+        interval = self.app.config.get("CLASS_PUSH_INTERVAL", 1.0)
+        with self._class_lock:
+            if class_code in self._class_waiting:
+                return
+            wait = self._class_pushed_at.get(class_code, float("-inf")) + interval - time.monotonic()
+            if wait > 0:
+                self._class_waiting.add(class_code)
+            else:
+                self._class_pushed_at[class_code] = time.monotonic()
+        if wait > 0:
+            socketio.start_background_task(self._push_class_later, class_code, wait)
+        else:
+            self._push_class(class_code)
+
+    def _push_class(self, class_code: str) -> None:
+        socketio.emit("overview", self.classes.overview(class_code), to=f"class:{class_code}")
+        socketio.emit("class_view", self.classes.public_overview(class_code), to=f"classboard:{class_code}")
+
+    def _push_class_later(self, class_code: str, wait: float) -> None:
+        socketio.sleep(wait)
+        with self.app.app_context():
+            with self._class_lock:
+                self._class_waiting.discard(class_code)
+                self._class_pushed_at[class_code] = time.monotonic()
+            try:
+                self._push_class(class_code)
+            except Exception:
+                log.exception("class overview push for %s failed", class_code)
+
+
+class Scheduler:
+    """Fires due timers. Timers live in the table rows; this keeps a heap of the ones
+    this process set and polls the database for the rest."""
+
+    def __init__(self, app, tables, notifier: Notifier):
+        self.app, self.tables, self.notifier = app, tables, notifier
+        self._heap: list[tuple[float, str]] = []
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._running = False
+        self._stopped = False
+
+    def add(self, code: str, due: float | None) -> None:
+        if due is None or self._stopped:
+            return
+        with self._lock:
+            heapq.heappush(self._heap, (due, code))
+        self.start()
+        self._wake.set()
+
+    def start(self) -> None:
+        with self._lock:
+            if self._running or self._stopped:
+                return
+            self._running = True
+        socketio.start_background_task(self._run)
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._wake.set()
+
+    def _run(self) -> None:
+        next_poll = 0.0
+        with self.app.app_context():
+            while not self._stopped:
+                try:
+                    now = time.time()
+                    codes = []
+                    with self._lock:
+                        while self._heap and self._heap[0][0] <= now:
+                            codes.append(heapq.heappop(self._heap)[1])
+                    if now >= next_poll:
+                        next_poll = now + POLL_SECONDS
+                        codes += [code for code, _due in self.tables.due_tables(now)]
+                    for code in dict.fromkeys(codes):
+                        for outcome in self.tables.fire_due(code, now=now):
+                            self.notifier.publish(outcome)
+                    with self._lock:
+                        wait = min([next_poll] + [self._heap[0][0]] if self._heap else [next_poll]) - time.time()
+                    self._wake.clear()
+                    if wait > 0:
+                        self._wake.wait(min(wait, POLL_SECONDS))
+                except Exception:
+                    if self._stopped:
+                        return
+                    log.exception("timer loop failed; going on")
+                    socketio.sleep(POLL_SECONDS)
+
+
+# ---------------------------------------------------------------- handlers
 @dataclass
 class Connection:
     """What one socket connection speaks for."""
 
     facilitator_id: int | None = None
-    seat: SeatRef | None = None
-    watching: str | None = None  # table code, as board or facilitator
+    token_hash: str | None = None        # the seat it joined or resumed
+    watching: str | None = None          # table code, as board or facilitator
     watching_as: str | None = None
     tokens: float = 30.0
     stamp: float = field(default_factory=time.monotonic)
@@ -49,7 +247,8 @@ connections: dict[str, Connection] = {}
 
 
 def services():
-    return current_app.extensions["tables"], current_app.extensions["classes"]
+    ext = current_app.extensions
+    return ext["tables"], ext["classes"], ext["notifier"]
 
 
 def ok(**data) -> dict:
@@ -65,7 +264,9 @@ def handler(fn):
 
     @functools.wraps(fn)
     def wrapper(payload=None, *args):
-        conn = connections.setdefault(request.sid, Connection())
+        conn = connections.get(request.sid)
+        if conn is None:  # not (or no longer) connected: nothing to answer for
+            return fail(ServiceError("not_joined", "Connect first."))
         if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
             return fail(ServiceError("rate_limited", "Too many messages; slow down a little."))
         try:
@@ -79,147 +280,56 @@ def handler(fn):
     return wrapper
 
 
-# ------------------------------------------------------------------ broadcast
-def broadcast(code: str) -> None:
-    """Send every viewer of the table its own fresh view."""
-    tables, classes = services()
-    payloads = tables.payloads(code)
-    socketio.emit("view", payloads["board"], to=f"board:{code}")
-    socketio.emit("view", payloads["facilitator"], to=f"fac:{code}")
-    for room, payload in payloads["seats"]:
-        socketio.emit("view", payload, to=room)
-    class_code = classes.class_code_of_table(code)
-    if class_code:
-        broadcast_class(class_code)
+def _really(event: str) -> bool:
+    """`connect` and `disconnect` are reserved: a client sending an ordinary event by
+    that name must not run their handlers (it would reset its rate limit)."""
+    connected = socketio.server.manager.is_connected(request.sid, "/")
+    if event == "disconnect":
+        return not connected
+    return request.sid not in connections
 
 
-def broadcast_class(class_code: str) -> None:
-    """Push the class overview and the class board, at most once per CLASS_PUSH_INTERVAL
-    (default 1 s) per class: a class of busy tables changes many times a second and the
-    overview reads every table. A change inside the interval is sent at its end."""
-    app = current_app._get_current_object()
-    interval = app.config.get("CLASS_PUSH_INTERVAL", 1.0)
-    with _class_push_lock:
-        if class_code in _class_push_waiting:
-            return  # the trailing push already scheduled will include this change
-        wait = _class_pushed_at.get(class_code, float("-inf")) + interval - time.monotonic()
-        if wait > 0:
-            _class_push_waiting.add(class_code)
-        else:
-            _class_pushed_at[class_code] = time.monotonic()
-    if wait > 0:
-        socketio.start_background_task(_push_class_later, app, class_code, wait)
-    else:
-        _push_class(class_code)
-
-
-_class_push_lock = threading.Lock()
-_class_pushed_at: dict[str, float] = {}
-_class_push_waiting: set[str] = set()
-
-
-def _push_class(class_code: str) -> None:
-    _tables, classes = services()
-    overview = classes.overview(class_code)
-    socketio.emit("overview", overview, to=f"class:{class_code}")
-    socketio.emit("class_view", classes.public_overview(class_code), to=f"classboard:{class_code}")
-
-
-def _push_class_later(app, class_code: str, wait: float) -> None:
-    socketio.sleep(wait)
-    with app.app_context():
-        with _class_push_lock:
-            _class_push_waiting.discard(class_code)
-            _class_pushed_at[class_code] = time.monotonic()
-        try:
-            _push_class(class_code)
-        except Exception:
-            log.exception("class overview push for %s failed", class_code)
-
-
-def send_own_view(conn: Connection) -> None:
-    tables, _ = services()
-    if conn.seat:
-        payloads = tables.payloads(conn.seat.table)
-        room = seat_room(conn.seat.token_hash)
-        for seat_room_name, payload in payloads["seats"]:
-            if seat_room_name == room:
-                socketio.emit("view", payload, to=request.sid)
-    elif conn.watching:
-        payloads = tables.payloads(conn.watching)
-        socketio.emit("view", payloads[conn.watching_as], to=request.sid)
-
-
-def changed(code: str) -> None:
-    broadcast(code)
-    schedule_auto(current_app._get_current_object(), code)
-
-
-# ------------------------------------------------------- computer-made moves
-_auto_lock = threading.Lock()
-_auto_running: set[str] = set()
-_auto_dirty: set[str] = set()
-
-
-def schedule_auto(app, code: str) -> None:
-    """Make sure one background loop per table plays computer seats and auto-play."""
-    with _auto_lock:
-        if code in _auto_running:
-            _auto_dirty.add(code)
-            return
-        _auto_running.add(code)
-    socketio.start_background_task(_auto_loop, app, code)
-
-
-def _auto_loop(app, code: str) -> None:
-    with app.app_context():
-        tables = app.extensions["tables"]
-        try:
-            while True:
-                step = tables.next_auto(code)
-                if step is None:
-                    with _auto_lock:
-                        if code not in _auto_dirty:
-                            _auto_running.discard(code)
-                            return
-                        _auto_dirty.discard(code)
-                    continue
-                seat, delay = step
-                socketio.sleep(delay)
-                if tables.auto_step(code, seat) is not None:
-                    broadcast(code)
-        except Exception:
-            log.exception("auto-play loop for %s failed", code)
-            with _auto_lock:
-                _auto_running.discard(code)
-
-
-# -------------------------------------------------------------------- events
 def on_connect(auth=None):
+    if not _really("connect"):
+        return
     conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
     fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
     if fac is None and session.get("facilitator_id"):
         fac = accounts.get(session["facilitator_id"])
     conn.facilitator_id = fac.id if fac else None
+    services()[2].scheduler.start()
 
 
 def on_disconnect(*_args):
+    if not _really("disconnect"):
+        return
     conn = connections.pop(request.sid, None)
-    if conn and conn.seat:
-        tables, _ = services()
-        tables.presence.disconnect(conn.seat.token_hash)
-        broadcast(conn.seat.table)
+    if conn and conn.token_hash:
+        tables, _classes, notifier = services()
+        current_app.extensions["presence"].disconnect(conn.token_hash)
+        try:
+            notifier.table_changed(tables.seat_ref(conn.token_hash).table)
+        except ServiceError:
+            pass  # the seat was removed meanwhile
 
 
-def _bind_seat(conn: Connection, ref: SeatRef) -> None:
-    tables, _ = services()
-    if conn.seat:
-        leave_room(seat_room(conn.seat.token_hash))
-        tables.presence.disconnect(conn.seat.token_hash)
-    conn.seat = ref
-    join_room(seat_room(ref.token_hash))
-    tables.presence.connect(ref.token_hash)
+def _bind_seat(conn: Connection, token_hash: str) -> None:
+    presence = current_app.extensions["presence"]
+    if conn.token_hash:
+        leave_room(seat_room(conn.token_hash))
+        presence.disconnect(conn.token_hash)
+    conn.token_hash = token_hash
+    join_room(seat_room(token_hash))
+    presence.connect(token_hash)
+
+
+def _send_seat_view(conn: Connection) -> int:
+    tables, _classes, _notifier = services()
+    ref = tables.seat_ref(conn.token_hash)
+    payload = tables.view_for(ref.table, ref.seat)
+    socketio.emit("view", payload, to=request.sid)
+    return payload["version"]
 
 
 @handler
@@ -233,26 +343,26 @@ def on_join(conn: Connection, payload):
     if code is None:
         conn.failed_joins.append(time.monotonic())
         raise ServiceError("unknown_table", "A code has 6 letters and digits, like the one on the board.")
-    tables, classes = services()
+    tables, classes, notifier = services()
     try:
         seated = classes.join_any(code, payload["name"])
     except ServiceError as exc:
         if exc.code == "unknown_table":
             conn.failed_joins.append(time.monotonic())
         raise
-    _bind_seat(conn, tables.resume(seated["token"]))
-    changed(seated["table"])
+    _bind_seat(conn, hash_token(seated["token"]))
+    notifier.table_changed(seated["table"])
     return ok(seat=seated["seat"], token=seated["token"], table=seated["table"])
 
 
 @handler
 def on_resume(conn: Connection, payload):
     validate_payload(payload, {"token": str})
-    tables, _ = services()
+    tables, _classes, notifier = services()
     ref = tables.resume(payload["token"])
-    _bind_seat(conn, ref)
-    broadcast(ref.table)  # everyone sees the seat is connected again
-    schedule_auto(current_app._get_current_object(), ref.table)
+    _bind_seat(conn, ref.token_hash)
+    _send_seat_view(conn)
+    notifier.table_changed(ref.table)  # everyone sees the seat is connected again
     return ok(seat=ref.seat, table=ref.table, name=ref.name)
 
 
@@ -260,7 +370,7 @@ def on_resume(conn: Connection, payload):
 def on_watch(conn: Connection, payload):
     validate_payload(payload, {"code": str})
     code = normalize_code(payload["code"])
-    tables, classes = services()
+    tables, classes, _notifier = services()
     if code is None:
         raise ServiceError("unknown_table", "There is no table with that code.")
     role = payload.get("role", "board")
@@ -275,13 +385,13 @@ def on_watch(conn: Connection, payload):
         leave_room(f"{'fac' if conn.watching_as == 'facilitator' else 'board'}:{conn.watching}")
     conn.watching, conn.watching_as = code, role
     join_room(f"{'fac' if role == 'facilitator' else 'board'}:{code}")
-    send_own_view(conn)
-    schedule_auto(current_app._get_current_object(), code)
-    return ok(table=code, version=tables.get(code).version)
+    payload = tables.view_for(code, role)
+    socketio.emit("view", payload, to=request.sid)
+    return ok(table=code, version=payload["version"])
 
 
 def _watch_class(conn: Connection, code: str, role: str):
-    _tables, classes = services()
+    _tables, classes, _notifier = services()
     klass = classes.find(code)
     if role == "facilitator":
         if klass.facilitator_id != conn.facilitator_id:
@@ -297,19 +407,17 @@ def _watch_class(conn: Connection, code: str, role: str):
 @handler
 def on_act(conn: Connection, payload):
     validate_payload(payload, {"version": int, "action": dict})
-    if conn.seat is None:
+    if conn.token_hash is None:
         raise ServiceError("not_joined", "Join the table (or resume your seat) before playing.")
-    tables, _ = services()
-    tables.check_seat(conn.seat)
+    tables, _classes, notifier = services()
     try:
-        version = tables.act(conn.seat.table, conn.seat.seat, payload["version"], payload["action"])
+        outcome = tables.act_as(conn.token_hash, payload["version"], payload["action"])
     except ServiceError as exc:
         if exc.code == "stale":
-            send_own_view(conn)
-            return fail(exc, version=tables.get(conn.seat.table).version)
+            return fail(exc, version=_send_seat_view(conn))
         raise
-    changed(conn.seat.table)
-    return ok(version=version)
+    notifier.publish(outcome)
+    return ok(version=outcome.version)
 
 
 @handler
@@ -320,32 +428,28 @@ def on_moderate(conn: Connection, payload):
     code = normalize_code(payload["code"])
     if code is None:
         raise ServiceError("unknown_table", "There is no table with that code.")
-    tables, _ = services()
-    before = {x.seat_index: x.token_hash for x in tables.seats(code)}
+    scope = payload.get("scope", "table")
+    tables, _classes, notifier = services()
     try:
-        version = tables.moderate(conn.facilitator_id, code, payload["version"], payload["action"])
+        outcome = tables.moderate(conn.facilitator_id, code, payload["version"], payload["action"], scope=scope)
     except ServiceError as exc:
         if exc.code == "stale":
-            payloads = tables.payloads(code)
-            socketio.emit("view", payloads["facilitator"], to=request.sid)
-            return fail(exc, version=tables.get(code).version)
+            fresh = tables.view_for(code, "facilitator")
+            socketio.emit("view", fresh, to=request.sid)
+            return fail(exc, version=fresh["version"])
         raise
-    action = payload["action"]
-    if action.get("type") == "kick" and action.get("seat") in before:
-        room = seat_room(before[action["seat"]])
-        socketio.emit("removed", {"message": "Your teacher removed you from this table."}, to=room)
-    changed(code)
-    return ok(version=version)
+    notifier.publish(outcome)
+    return ok(version=outcome.version)
 
 
 @handler
 def on_note(conn: Connection, payload):
     validate_payload(payload, {"text": str})
-    tables, _ = services()
-    if conn.seat is not None:
-        tables.check_seat(conn.seat)
-        note = tables.add_note(conn.seat.table, conn.seat.name, payload["text"])
-        code = conn.seat.table
+    tables, _classes, _notifier = services()
+    if conn.token_hash is not None:
+        ref = tables.seat_ref(conn.token_hash)
+        note = tables.add_note(ref.table, ref.name, payload["text"])
+        code = ref.table
     elif conn.facilitator_id is not None and conn.watching_as == "facilitator":
         fac = current_app.extensions["accounts"].get(conn.facilitator_id)
         note = tables.add_note(conn.watching, f"Facilitator {fac.name}", payload["text"])
@@ -361,45 +465,13 @@ HANDLERS = {"connect": on_connect, "disconnect": on_disconnect, "join": on_join,
             "watch": on_watch, "act": on_act, "moderate": on_moderate, "note": on_note}
 
 
-def register(sio) -> None:
-    """Bind the handlers to the server init_app() just created (one per app)."""
+def register(app, sio) -> None:
+    """Bind the handlers to the server init_app() just created (one per app), and
+    give the app its presence and notifier."""
+    presence = Presence()
+    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables.connected = presence.connected
+    app.extensions["presence"] = presence
+    app.extensions["notifier"] = Notifier(app, tables, classes)
     for event, fn in HANDLERS.items():
         sio.on(event)(fn)
-
-
-# ------------------------------------------------------------ class sessions
-def class_changed(class_code: str, table_codes: list[str], moved: dict | None = None) -> None:
-    """After a class-level change made over HTTP (app/api/classes.py): moved seats'
-    connections follow them, every changed table is broadcast (its players get
-    their view, the new table's view for a moved student) and its computer
-    players scheduled, and the class overview is pushed."""
-    if moved:
-        seats_moved(moved)
-    for code in dict.fromkeys(table_codes):
-        changed(code)
-    if not table_codes:
-        broadcast_class(class_code)
-
-
-def seats_moved(moved: dict) -> None:
-    """Point this process's connections of moved seats at their new table.
-
-    A moved seat keeps its token, and so its Socket.IO room and presence; only
-    the table (and seat number) a connection acts for changes.
-    """
-    by_hash = {m["token_hash"]: m for m in moved.values()}
-    for conn in list(connections.values()):
-        if conn.seat is not None and conn.seat.token_hash in by_hash:
-            target = by_hash[conn.seat.token_hash]
-            conn.seat.table, conn.seat.seat = target["table"], target["seat"]
-
-
-def send_message(class_code: str, text: str) -> int:
-    """The facilitator's short message to every phone at every table of the class (event
-    `message` {text}), and to the projected class board. Returns how many seats it went to."""
-    _tables, classes = services()
-    rooms = classes.seat_rooms(class_code)
-    for room in rooms:
-        socketio.emit("message", {"text": text}, to=room)
-    socketio.emit("message", {"text": text}, to=f"classboard:{class_code}")
-    return len(rooms)

@@ -1,8 +1,7 @@
 """Class-session seating: which table each student sits at. Pure logic, no database.
 
 A class session seats a whole class into as many tables as the game needs.
-This module knows each game's seating rule (as data, so a game's rule exists
-before its engine lands) and works on a small model of the class's *lobby*
+Each game's seating rule comes from its spec (`GAME.seating`); this module works on a small model of the class's *lobby*
 tables (`Table`: its students, computer seats and lock), answering four
 questions for app/classes.py, which applies the answers to the database:
 
@@ -69,22 +68,18 @@ class SeatingRule:
                 "pairs": self.pairs}
 
 
-# One entry per game key (DESIGN.md's seat column), whether or not its engine is playable yet.
-RULES: dict[str, SeatingRule] = {
-    "stormwar": SeatingRule("stormwar", "Storm War", (2, 3, 4), 4, 2, solo_computers=1,
-                            solo_label="Guided demo: each trainee with the practice rival"),
-    "watercycle": SeatingRule("watercycle", "Water Cycle Challenge", (2, 3, 4), 4, 2),
-    "war": SeatingRule("war", "War", (2, 3, 4, 5, 6), 4, 2, solo_computers=1,
-                       solo_label="Solo: each student against a computer"),
-    "wizard": SeatingRule("wizard", "Wizard duel", (2,), 2, 2),
-}
-
-
 def rule_for(game: str) -> SeatingRule:
-    rule = RULES.get(game)
-    if rule is None:
+    """The game's seating rule, from its spec (`GAME.seating`)."""
+    from app import engines
+    from app.engines.contract import IllegalAction
+
+    try:
+        spec = engines.spec(game)
+    except IllegalAction:
         raise SeatingError(f"There is no class session for the game {game!r}.")
-    return rule
+    s = spec.seating
+    return SeatingRule(spec.key, spec.title, tuple(s.sizes), s.default, s.minimum,
+                       solo_computers=s.solo_computers, solo_label=s.solo_label)
 
 
 def parse_table_size(rule: SeatingRule, raw: Any = None) -> int | str:

@@ -1,31 +1,50 @@
-"""The table service: create, join, resume, act, moderate, note, end.
+"""The table service: create, join, act, moderate, note, fire timers, replay.
 
-Everything that changes a table goes through `_commit`, which compare-and-swaps
-the snapshot on `version` and appends the event in the same transaction, so
-(a) a stale or simultaneous action loses cleanly and (b) replaying the events
-from the seed reproduces the snapshot. Handlers (realtime.py, the blueprints)
-stay thin: they validate the envelope, call one method here, and broadcast.
+One move is one transaction (DESIGN.md "Persistence"): the table's live
+state is kept in memory between moves (`Live`), the engine applies the move,
+and one transaction compare-and-swaps the row on `version` and appends the
+event. The service returns an `Outcome` (the new version and each viewer's
+payload) and knows no sockets; realtime.py's notifier emits it.
+
+The database stays the truth. A process whose compare-and-swap fails (another
+process wrote meanwhile) reloads the table and tries again; every cold path
+(joins, class moves) writes through the ORM and drops the cached copy.
+
+Concurrency (DESIGN.md): an action whose type the game lists as order-free is
+accepted from any version while it is still legal; any other action must come
+from the version its sender last saw change (else `stale`).
+
+Time: a game's deadlines (`timers(state)`) and the computer seats' moves are
+kept in the table row (`timers`, `next_due_at`), so any process can fire them,
+a restart keeps them, and the version compare-and-swap fires each once.
 """
 from __future__ import annotations
 
+import random
 import secrets
+import threading
+import time
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-from sqlalchemy import update
+from sqlalchemy import insert, select as sa_select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from app import engines
-from app.engines.contract import IllegalAction, entry_visible
-from app.models import Event, GameTable, Note, Seat, utcnow
+from app.engines.contract import IllegalAction, entry_visible, strip_label
+from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
 from app.security import InputError, clean_name, clean_note, hash_token, name_key, new_code, new_token
 
-LOG_TAIL = 60  # log entries sent with each view
-COMPUTER_DELAY = 1.0  # seconds a computer-played seat "thinks" before moving
-# Events that change the table around the game, not the game itself.
-SERVICE_ONLY_ACTIONS = {"join", "kick", "lock", "unlock", "pause", "resume", "move", "computers"}
+LOG_TAIL = 60          # log entries a viewer gets when it (re)joins
+COMPUTER_DELAY = 1.0   # seconds a computer-played seat "thinks" before moving
+RETRIES = 8            # compare-and-swaps lost to other processes before giving up
+
+TABLE = GameTable.__table__
+EVENTS = Event.__table__
+SEATS = Seat.__table__
 
 
 class ServiceError(Exception):
@@ -40,25 +59,96 @@ class ServiceError(Exception):
         return {"code": self.code, "message": self.message}
 
 
-class Presence:
-    """Which seats have a live connection, keyed by the seat's token hash (stable
-    across lobby renumbering). In-process: each server process owns its sockets."""
+def checked(clean, raw):
+    """Run an input cleaner (app/security.py); its complaint becomes a `bad_request`."""
+    try:
+        return clean(raw)
+    except InputError as exc:
+        raise ServiceError("bad_request", str(exc))
 
-    def __init__(self):
-        self._counts: dict[str, int] = {}
 
-    def connect(self, seat_key: str) -> None:
-        self._counts[seat_key] = self._counts.get(seat_key, 0) + 1
+def actor_name(seat: int, auto: bool = False) -> str:
+    return f"seat:{seat}:auto" if auto else f"seat:{seat}"
 
-    def disconnect(self, seat_key: str) -> None:
-        left = self._counts.get(seat_key, 0) - 1
-        if left > 0:
-            self._counts[seat_key] = left
-        else:
-            self._counts.pop(seat_key, None)
 
-    def connected(self, seat_key: str) -> bool:
-        return self._counts.get(seat_key, 0) > 0
+def actor_of(actor: str):
+    """The engine's actor for a logged one: a seat, "facilitator" or "system"."""
+    parts = actor.split(":")
+    return int(parts[1]) if parts[0] == "seat" else parts[0]
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Lost(Exception):
+    """Another process changed the table between our read and our write."""
+
+
+@dataclass
+class SeatInfo:
+    id: int
+    index: int | None
+    name: str
+    token_hash: str
+    computer: bool
+    kicked: bool
+
+
+@dataclass
+class Live:
+    """One table as this process knows it: the row, its seats and its recent log."""
+
+    id: int
+    code: str
+    game: str
+    status: str
+    version: int
+    state: dict | None
+    options: dict
+    seed: int
+    locked: bool
+    paused: bool
+    timers: dict
+    facilitator_id: int
+    class_id: int | None
+    class_code: str | None
+    engine_version: str
+    data_versions: dict
+    seats: list[SeatInfo]                      # active seats, by index
+    log: deque = field(default_factory=lambda: deque(maxlen=LOG_TAIL))  # entries with "v"
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    # Per viewer: (version, what it was last sent) so unchanged views are not re-sent,
+    # and the version at which its view last changed (see `_seen_current`).
+    sent: dict = field(default_factory=dict)
+    changed_at: dict = field(default_factory=dict)
+
+    @property
+    def spec(self):
+        return engines.spec(self.game)
+
+    @property
+    def engine(self):
+        return engines.get(self.game)
+
+    def seat(self, index) -> SeatInfo | None:
+        return next((x for x in self.seats if x.index == index), None)
+
+
+@dataclass
+class Outcome:
+    """What a change produced: the new version and the payloads to send.
+
+    `views` pairs a viewer key ("board", "facilitator" or ("seat", token hash))
+    with its `view` payload; `removed` lists the token hashes of seats removed
+    by this change; `next_due` is the table's earliest timer (epoch seconds)."""
+
+    code: str
+    version: int
+    views: list = field(default_factory=list)
+    class_code: str | None = None
+    removed: list = field(default_factory=list)
+    next_due: float | None = None
 
 
 @dataclass
@@ -71,40 +161,23 @@ class SeatRef:
     token_hash: str = field(repr=False, default="")
 
 
-def _checked(clean, raw):
-    """Run an input cleaner (app/security.py); its complaint becomes a `bad_request`."""
-    try:
-        return clean(raw)
-    except InputError as exc:
-        raise ServiceError("bad_request", str(exc))
-
-
-def seat_room(token_hash: str) -> str:
-    """The Socket.IO room of one seat's connections (a phone may have two tabs)."""
-    return "seat:" + token_hash[:32]
-
-
-def _actor(seat: int, auto: bool = False) -> str:
-    return f"seat:{seat}:auto" if auto else f"seat:{seat}"
-
-
-def actor_seat(actor: str) -> int | None:
-    parts = actor.split(":")
-    return int(parts[1]) if parts[0] == "seat" else None
-
-
 class TableService:
-    def __init__(self, db, *, bot_delay_scale: float = 1.0):
+    def __init__(self, db, *, bot_delay_scale: float = 1.0, connected: Callable[[str], bool] | None = None):
         self.db = db
-        self.presence = Presence()
         self.bot_delay_scale = bot_delay_scale
+        # Whether a seat (by token hash) has a live connection: realtime.py supplies it.
+        self.connected: Callable[[str], bool] = connected or (lambda _token_hash: False)
+        self._live: dict[str, Live] = {}
+        self._live_lock = threading.Lock()
+        self._by_token: dict[str, str] = {}   # seat token hash -> table code (a cache)
 
-    # ------------------------------------------------------------------ reads
+    # ------------------------------------------------------------ ORM reads
     def _session(self) -> Session:
         return Session(self.db, expire_on_commit=False)
 
     def _table(self, s: Session, code: str) -> GameTable:
-        table = s.exec(select(GameTable).where(GameTable.code == code)).first() if code else None
+        table = s.exec(select(GameTable).where(GameTable.code == code)).first() \
+            if isinstance(code, str) and code else None
         if table is None:
             raise ServiceError("unknown_table", "There is no table with that code. Check the code on the board.")
         return table
@@ -149,11 +222,12 @@ class TableService:
             raise ServiceError("forbidden", "This table belongs to another facilitator.")
         return table
 
-    # ---------------------------------------------------------------- writes
-    def _stage(self, s: Session, table: GameTable, *, actor: str, action: dict, log: list,
-               changes: dict | None = None) -> int:
+    # ------------------------------------------------- ORM writes (cold path)
+    def stage(self, s: Session, table: GameTable, *, actor: str, action: dict, log: list,
+              changes: dict | None = None, kind: str = "table") -> int:
         """Compare-and-swap the table on its version and append the event inside the
-        open transaction (not committed yet: a change spanning tables stages each)."""
+        open transaction (not committed yet: a change spanning tables stages each).
+        The cached live copy is dropped: the next move reloads it."""
         expected = table.version
         values = dict(changes or {}, version=expected + 1, updated_at=utcnow())
         result = s.execute(update(GameTable)
@@ -162,35 +236,37 @@ class TableService:
         if result.rowcount != 1:
             s.rollback()
             raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
-        s.add(Event(table_id=table.id, version=expected + 1, actor=actor, action=action, log=log))
+        s.add(Event(table_id=table.id, version=expected + 1, kind=kind, actor=actor, action=action, log=log))
         try:
             s.flush()
         except IntegrityError:  # another writer appended this version between our read and write
             s.rollback()
             raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
-        # The row now holds expected + 1; say so without marking the object dirty.
         set_committed_value(table, "version", expected + 1)
+        s.info.setdefault("touched", set()).add(table.code)
         return expected + 1
 
-    def _commit(self, s: Session, table: GameTable, **change) -> int:
-        """`_stage` the change and commit the whole transaction, atomically."""
-        version = self._stage(s, table, **change)
+    def commit(self, s: Session) -> None:
+        """Commit a transaction of `stage`d changes and drop the cached copies it touched."""
         try:
             s.commit()
         except IntegrityError:
             s.rollback()
             raise ServiceError("stale", "Someone else moved first. Here is the table as it is now.")
-        return version
+        finally:
+            for code in s.info.pop("touched", ()):
+                self.forget(code)
 
     def create_table(self, facilitator_id: int, game: str, options: dict | None = None,
                      class_id: int | None = None) -> GameTable:
         try:
-            engine = engines.get(game)
+            spec = engines.spec(game)
             resolved = engines.options_for(game, options)
         except IllegalAction as exc:
             raise ServiceError("bad_request", exc.message)
         for _ in range(20):
-            table = GameTable(code=new_code(), game=game, engine_version=engine.VERSION, options=resolved,
+            table = GameTable(code=new_code(), game=game, engine_version=spec.version,
+                              data_versions=dict(spec.data_versions), options=resolved,
                               seed=secrets.randbits(62), facilitator_id=facilitator_id, class_id=class_id)
             with self._session() as s:
                 s.add(table)
@@ -202,21 +278,20 @@ class TableService:
         raise ServiceError("bad_request", "Could not allocate a table code; try again.")
 
     def join(self, code: str, name: str) -> dict:
-        """Seat a new player. Returns {seat, token, table}."""
-        name = _checked(clean_name, name)
+        """Seat a new player at a single table. Returns {seat, token, table}."""
+        name = checked(clean_name, name)
         for _ in range(10):  # a lost compare-and-swap means another join landed first: look again
             with self._session() as s:
                 table = self._table(s, code)
-                if table.status == "ended":
-                    raise ServiceError("game_over", "This game has already ended.")
-                if table.status == "playing":
-                    raise ServiceError("forbidden", "This game has already started. Ask your teacher for a new code.")
-                if table.locked:
-                    raise ServiceError("forbidden", "This table is locked by the teacher.")
-                seats = self._seats(s, table)
-                token, student, join = self._seat_student(s, table, seats, name)
+                if table.class_id is not None:
+                    klass = s.get(ClassSession, table.class_id)
+                    raise ServiceError("forbidden", "This table belongs to a class: join with the class code "
+                                                    f"{klass.code if klass else ''} shown on the board.")
+                self.check_open(table)
+                token, student, join = self.seat_student(s, table, self._seats(s, table), name)
                 try:
-                    self._commit(s, table, **join)
+                    self.stage(s, table, **join)
+                    self.commit(s)
                 except ServiceError as exc:
                     if exc.code == "stale":
                         continue
@@ -224,157 +299,436 @@ class TableService:
                 return {"seat": student.seat_index, "token": token, "table": table.code}
         raise ServiceError("rate_limited", "The table is very busy; please try again.")
 
-    def _seat_student(self, s: Session, table: GameTable, seats: list[Seat], name: str,
-                      *, chairs_needed: int = 1) -> tuple[str, Seat, dict]:
+    @staticmethod
+    def check_open(table: GameTable) -> None:
+        if table.status == "ended":
+            raise ServiceError("game_over", "This game has already ended.")
+        if table.status == "playing":
+            raise ServiceError("forbidden", "This game has already started. Ask your teacher for a new code.")
+        if table.locked:
+            raise ServiceError("forbidden", "This table is locked by the teacher.")
+
+    def seat_student(self, s: Session, table: GameTable, seats: list[Seat], name: str,
+                     *, chairs_needed: int = 1) -> tuple[str, Seat, dict]:
         """The checks every join makes (room, a name unique at the table), then the new
-        seat. Returns (token, seat, the `join` change to stage or commit)."""
-        engine = engines.get(table.game)
-        if len(seats) + chairs_needed > engine.MAX_SEATS:
-            raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
+        seat. Returns (token, seat, the `join` change to stage)."""
+        spec = engines.spec(table.game)
+        if len(seats) + chairs_needed > spec.max_seats:
+            raise ServiceError("table_full", f"This table is full ({spec.max_seats} players).")
         if any(name_key(x.name) == name_key(name) for x in seats):
             raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
                                              "Add an initial or pick another name.")
         token = new_token()
         student = Seat(table_id=table.id, seat_index=len(seats), name=name, token_hash=hash_token(token))
         s.add(student)
-        join = {"actor": _actor(student.seat_index), "action": {"type": "join", "name": name},
+        join = {"actor": actor_name(student.seat_index), "action": {"type": "join", "name": name},
                 "log": [{"t": "join", "seat": student.seat_index, "text": f"{name} joined."}]}
         return token, student, join
 
-    def resume(self, token) -> SeatRef:
-        if not isinstance(token, str) or not token:
-            raise ServiceError("bad_request", "resume needs the seat token.")
+    # ---------------------------------------------------------- the live copy
+    def forget(self, code: str) -> None:
+        with self._live_lock:
+            self._live.pop(code, None)
+
+    def live(self, code: str, *, fresh: bool = False) -> Live:
+        """The table's live copy, loaded on first use (or reloaded when `fresh`)."""
+        if not fresh:
+            live = self._live.get(code)
+            if live is not None:
+                return live
+        live = self._load(code)
+        with self._live_lock:
+            known = self._live.get(code)
+            if known is not None and known.version >= live.version and not fresh:
+                return known
+            self._live[code] = live
+        return live
+
+    def _load(self, code: str) -> Live:
         with self._session() as s:
-            seat = s.exec(select(Seat).where(Seat.token_hash == hash_token(token))).first()
+            table = self._table(s, code)
+            seats = self._seats(s, table)
+            events = list(s.exec(select(Event).where(Event.table_id == table.id)
+                                 .order_by(Event.version.desc()).limit(LOG_TAIL)).all())
+            klass = s.get(ClassSession, table.class_id) if table.class_id else None
+        live = Live(id=table.id, code=table.code, game=table.game, status=table.status, version=table.version,
+                    state=table.state, options=table.options, seed=table.seed, locked=table.locked,
+                    paused=table.paused, timers=dict(table.timers or {}), facilitator_id=table.facilitator_id,
+                    class_id=table.class_id, class_code=klass.code if klass else None,
+                    engine_version=table.engine_version, data_versions=dict(table.data_versions or {}),
+                    seats=[SeatInfo(x.id, x.seat_index, x.name, x.token_hash, x.computer, x.kicked) for x in seats])
+        entries = [dict(e, v=ev.version) for ev in reversed(events) for e in ev.log]
+        live.log.extend(entries[-LOG_TAIL:])
+        for x in seats:
+            self._by_token[x.token_hash] = table.code
+        return live
+
+    def _current(self, code: str) -> Live:
+        """The live copy, checked against the database's version (a cheap read):
+        for views sent outside a change this process made (watch, resume, stale)."""
+        live = self.live(code)
+        with self.db.connect() as conn:
+            version = conn.execute(sa_select(TABLE.c.version).where(TABLE.c.id == live.id)).scalar()
+        return live if version == live.version else self.live(code, fresh=True)
+
+    # ------------------------------------------------------------------ seats
+    def resume(self, token) -> SeatRef:
+        if not isinstance(token, str) or not token or "\x00" in token:
+            raise ServiceError("bad_request", "resume needs the seat token.")
+        return self.seat_ref(hash_token(token), fresh=True)
+
+    def seat_ref(self, token_hash: str, *, fresh: bool = False) -> SeatRef:
+        """Where a seat (by token hash) sits now: it may have been moved or removed."""
+        code = None if fresh else self._by_token.get(token_hash)
+        if code is not None:
+            live = self.live(code)
+            seat = next((x for x in live.seats if x.token_hash == token_hash), None)
+            if seat is not None and not seat.kicked:
+                return SeatRef(table=code, seat=seat.index, name=seat.name, token_hash=token_hash)
+        with self._session() as s:
+            seat = s.exec(select(Seat).where(Seat.token_hash == token_hash)).first()
             if seat is None:
                 raise ServiceError("not_joined", "That seat is not known here. Join again with the table code.")
-            table = s.get(GameTable, seat.table_id)
             if seat.kicked:
                 raise ServiceError("forbidden", "Your teacher removed you from this table.")
-            return SeatRef(table=table.code, seat=seat.seat_index, name=seat.name, token_hash=seat.token_hash)
+            table = s.get(GameTable, seat.table_id)
+        self._by_token[token_hash] = table.code
+        live = self.live(table.code)
+        if live.version < table.version:
+            live = self.live(table.code, fresh=True)
+        return SeatRef(table=table.code, seat=seat.seat_index, name=seat.name, token_hash=token_hash)
 
-    def check_seat(self, ref: SeatRef) -> None:
-        """A connection's seat may have been removed since it bound; refuse it then."""
-        with self._session() as s:
-            seat = s.exec(select(Seat).where(Seat.token_hash == ref.token_hash)).first()
+    # ------------------------------------------------------------- the moves
+    def act(self, code: str, seat: int, version, action) -> Outcome:
+        """One action from a seat (the lobby's `start` included)."""
+        action = self._checked_action(action, version)
+        return self._with_live(code, lambda live: self._act(live, seat, version, action))
+
+    def act_as(self, token_hash: str, version, action) -> Outcome:
+        """`act` for the connection holding this seat's token."""
+        action = self._checked_action(action, version)
+
+        def attempt(live: Live) -> Outcome:
+            seat = next((x for x in live.seats if x.token_hash == token_hash), None)
             if seat is None or seat.kicked:
-                raise ServiceError("forbidden", "Your teacher removed you from this table.")
-            ref.seat = seat.seat_index  # lobby removals renumber the seats after it
-            ref.table = s.get(GameTable, seat.table_id).code  # a class move may have changed the table
+                raise _Lost()  # moved or removed since we cached it: look it up again
+            return self._act(live, seat.index, version, action)
 
-    def act(self, code: str, seat: int, version, action, *, auto: bool = False) -> int:
+        for _ in range(2):
+            ref = self.seat_ref(token_hash)
+            try:
+                return self._with_live(ref.table, attempt)
+            except _Lost:
+                self._by_token.pop(token_hash, None)
+        raise ServiceError("forbidden", "Your seat changed meanwhile; reload the page.")
+
+    @staticmethod
+    def _checked_action(action, version) -> dict:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ServiceError("bad_request", "An action is an object with a type.")
-        if not isinstance(version, int) or isinstance(version, bool):
+        if not _is_int(version):
             raise ServiceError("bad_request", "An action needs the version of the view it was chosen from.")
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.status == "ended":
-                raise ServiceError("game_over", "This game has ended.")
-            if version != table.version:
+        return strip_label(action)
+
+    def _with_live(self, code: str, change: Callable[[Live], Outcome]) -> Outcome:
+        """Run `change` under the table's lock; a lost compare-and-swap reloads and retries."""
+        fresh = False
+        for _ in range(RETRIES):
+            live = self.live(code, fresh=fresh)
+            with live.lock:
+                if self._live.get(code) is not live:  # replaced while we waited for the lock
+                    fresh = False
+                    continue
+                try:
+                    return change(live)
+                except _Lost:
+                    fresh = True
+                    continue
+        raise ServiceError("rate_limited", "The table is very busy; please try again.")
+
+    def _seen_current(self, live: Live, viewer, version: int) -> bool:
+        """The sender saw the table as it is for them now: the version is current, or
+        nothing this viewer can see has changed since the version it sent."""
+        if version == live.version:
+            return True
+        since = live.changed_at.get(viewer)
+        return since is not None and since <= version <= live.version
+
+    def _act(self, live: Live, seat: int, version: int, action: dict) -> Outcome:
+        if live.status == "ended":
+            raise ServiceError("game_over", "This game has ended.")
+        if live.status == "lobby":
+            if version != live.version:
                 raise ServiceError("stale", "The table changed before your move arrived. Here it is now.")
-            if table.paused:
-                raise ServiceError("forbidden", "The teacher has paused this table.")
-            if table.status == "lobby":
-                return self._start(s, table, seat, action)
-            engine = engines.get(table.game)
-            return self._apply(s, table, engine, seat, action, actor=_actor(seat, auto))
+            if action["type"] != "start":
+                raise ServiceError("illegal", "The game has not started yet.")
+            if not live.seats or live.seats[0].index != seat:
+                raise ServiceError("not_your_turn", "The first player to join starts the game.")
+            if len(live.seats) < live.spec.min_seats:
+                raise ServiceError("illegal", f"At least {live.spec.min_seats} players are needed to start.")
+            return self._start(live, actor=actor_name(seat))
+        if live.paused:
+            raise ServiceError("forbidden", "The teacher has paused this table.")
+        if not self._seen_current(live, seat, version):
+            order_free = action["type"] in live.spec.order_free and \
+                action in [strip_label(a) for a in live.engine.actions(live.state, seat)]
+            if not order_free:
+                raise ServiceError("stale", "The table changed before your move arrived. Here it is now.")
+        return self._game_move(live, seat, action, actor=actor_name(seat))
 
-    def _start(self, s: Session, table: GameTable, seat: int, action: dict) -> int:
-        if action.get("type") != "start":
-            raise ServiceError("illegal", "The game has not started yet.")
-        engine = engines.get(table.game)
-        seats = self._seats(s, table)
-        if not seats or seats[0].seat_index != seat:
-            raise ServiceError("not_your_turn", "The first player to join starts the game.")
-        if len(seats) < engine.MIN_SEATS:
-            raise ServiceError("illegal", f"At least {engine.MIN_SEATS} players are needed to start.")
-        return self._start_engine(s, table, [x.name for x in seats], actor=_actor(seat))
-
-    def _start_engine(self, s: Session, table: GameTable, names: list[str], *, actor: str) -> int:
-        engine = engines.get(table.game)
-        state = engine.new(table.options, names, table.seed)
-        log = [{"t": "start", "text": f"The game begins: {', '.join(names)}."}]
-        return self._commit(s, table, actor=actor, action={"type": "start", "seats": names}, log=log,
-                            changes={"status": "playing", "state": state})
-
-    def _apply(self, s: Session, table: GameTable, engine, actor_id, action: dict, *, actor: str) -> int:
+    def _game_move(self, live: Live, actor, action: dict, *, actor_label: str, fired: str | None = None) -> Outcome:
         try:
-            state, log = engine.apply(table.state, actor_id, action)
+            state, log = live.engine.apply(live.state, actor, action)
         except IllegalAction as exc:
             raise ServiceError(exc.code, exc.message)
-        status = "ended" if engine.result(state) is not None else "playing"
-        return self._commit(s, table, actor=actor, action=action, log=log,
-                            changes={"state": state, "status": status})
+        status = "ended" if live.engine.result(state) is not None else "playing"
+        return self._write(live, actor=actor_label, kind="game", action=action, log=log, state=state,
+                           status=status, fired=fired, mover=actor if _is_int(actor) else None)
 
-    # ------------------------------------------------------------ moderation
-    def moderate(self, facilitator_id: int, code: str, version, action) -> int:
+    def _start(self, live: Live, *, actor: str) -> Outcome:
+        names = [x.name for x in live.seats]
+        state = live.engine.new(live.options, names, live.seed)
+        log = [{"t": "start", "text": f"The game begins: {', '.join(names)}."}]
+        return self._write(live, actor=actor, kind="table", action={"type": "start", "seats": names}, log=log,
+                           state=state, status="playing")
+
+    # --------------------------------------------------------------- timers
+    def _timers(self, live: Live, state, status: str, paused: bool, *, fired: str | None,
+                mover: int | None, now: float) -> dict:
+        """The table's timers after a change: the game's deadlines plus one per computer
+        seat the game waits for. A timer still listed keeps its due time (a deadline is
+        absolute), except the one that just fired and the mover's own computer timer."""
+        if status != "playing" or state is None:
+            return {}
+        engine, scale = live.engine, self.bot_delay_scale
+        listed = {}
+        for t in (engine.timers(state) if hasattr(engine, "timers") else []):
+            after = float(t.get("after", 0)) * (scale if t.get("pace") else 1.0)
+            listed[t["key"]] = {"actor": t.get("actor", "system"), "action": t.get("action"), "after": after}
+        waiting = engine.view(state, "board").get("prompt", {}).get("waiting_for", [])
+        for x in live.seats:
+            if x.computer and x.index in waiting:
+                listed[f"bot:{x.index}"] = {"actor": x.index, "bot": True, "after": COMPUTER_DELAY * scale}
+        out = {}
+        for key, t in listed.items():
+            old = live.timers.get(key)
+            if old is not None and key != fired and not (old.get("bot") and old.get("actor") == mover):
+                out[key] = old
+                continue
+            entry = {k: v for k, v in t.items() if k != "after"}
+            if paused:
+                entry.update(due=None, left=t["after"])
+            else:
+                entry.update(due=now + t["after"])
+            out[key] = entry
+        return out
+
+    @staticmethod
+    def _next_due(timers: dict) -> float | None:
+        dues = [t["due"] for t in timers.values() if t.get("due") is not None]
+        return min(dues) if dues else None
+
+    @staticmethod
+    def _paused_timers(timers: dict, paused: bool, now: float) -> dict:
+        out = {}
+        for key, t in timers.items():
+            t = dict(t)
+            if paused and t.get("due") is not None:
+                t.update(left=max(0.0, t["due"] - now), due=None)
+            elif not paused and t.get("due") is None:
+                t.update(due=now + t.pop("left", 0.0))
+            out[key] = t
+        return out
+
+    def fire_due(self, code: str, *, now: float | None = None) -> list[Outcome]:
+        """Fire the table's timers that are due (a computer's move, an auto-play reveal,
+        a deadline), one change each. Returns the outcomes to publish."""
+        outcomes = []
+        for _ in range(100):  # bounded: a table never owes more moves than this at once
+            try:
+                outcome = self._with_live(code, lambda live: self._fire_one(live, now))
+            except ServiceError:
+                break
+            if outcome is None:
+                break
+            outcomes.append(outcome)
+        return outcomes
+
+    def _fire_one(self, live: Live, now: float | None) -> Outcome | None:
+        now = time.time() if now is None else now
+        if live.status != "playing" or live.paused:
+            return None
+        due = sorted((t["due"], key) for key, t in live.timers.items()
+                     if t.get("due") is not None and t["due"] <= now and not t.get("dead"))
+        for _due, key in due:
+            timer = live.timers[key]
+            actor = timer.get("actor", "system")
+            if timer.get("bot"):
+                seat = actor
+                view = live.engine.view(live.state, seat)
+                listed = live.engine.actions(live.state, seat)
+                rng = random.Random(f"{live.seed}:{seat}:{live.version}")
+                choice = live.engine.bot(view, listed, rng) if listed else None
+                if choice is None:
+                    timer["dead"] = True  # nothing to do; the next change lists it again
+                    continue
+                action, label = strip_label(choice), actor_name(seat, auto=True)
+            else:
+                action = dict(timer.get("action") or {"type": "time_up"})
+                label = actor_name(actor, auto=True) if _is_int(actor) else str(actor)
+            try:
+                return self._game_move(live, actor, action, actor_label=label, fired=key)
+            except ServiceError:
+                timer["dead"] = True  # no longer applies; forget it until the next change
+        return None
+
+    def due_tables(self, now: float | None = None, limit: int = 200) -> list[tuple[str, float]]:
+        """Tables with a timer due by `now` (any process may have scheduled it)."""
+        now = time.time() if now is None else now
+        with self.db.connect() as conn:
+            rows = conn.execute(sa_select(TABLE.c.code, TABLE.c.next_due_at)
+                                .where(TABLE.c.next_due_at != None, TABLE.c.next_due_at <= now)  # noqa: E711
+                                .order_by(TABLE.c.next_due_at).limit(limit)).all()
+        return [(code, due) for code, due in rows]
+
+    # ------------------------------------------------------------- the write
+    def _write(self, live: Live, *, actor: str, kind: str, action: dict, log: list, state: Any = ...,
+               status: str | None = None, fields: dict | None = None, seat_updates: dict | None = None,
+               fired: str | None = None, mover: int | None = None, force: tuple = ()) -> Outcome:
+        """The one transaction of a live change: compare-and-swap, append, then update
+        the live copy and build the payloads of the viewers whose view changed."""
+        now = time.time()
+        state = live.state if state is ... else state
+        status = status or live.status
+        fields = dict(fields or {})
+        paused = fields.get("paused", live.paused)
+        if seat_updates:
+            for info in live.seats:
+                if info.id in seat_updates:
+                    for key, value in seat_updates[info.id].items():
+                        setattr(info, {"seat_index": "index"}.get(key, key), value)
+        timers = self._timers(live, state, status, paused, fired=fired, mover=mover, now=now)
+        next_due = self._next_due(timers)
+        values = dict(fields, version=live.version + 1, state=state, status=status, timers=timers,
+                      next_due_at=next_due, updated_at=utcnow())
+        try:
+            with self.db.begin() as conn:
+                done = conn.execute(update(TABLE).where(TABLE.c.id == live.id, TABLE.c.version == live.version)
+                                    .values(**values))
+                if done.rowcount != 1:
+                    raise _Lost()
+                conn.execute(insert(EVENTS).values(table_id=live.id, version=live.version + 1, kind=kind,
+                                                   actor=actor, action=action, log=log, at=values["updated_at"]))
+                for seat_id, change in (seat_updates or {}).items():
+                    conn.execute(update(SEATS).where(SEATS.c.id == seat_id).values(**change))
+        except IntegrityError:
+            raise _Lost()
+        except _Lost:
+            raise
+        except Exception:
+            self.forget(live.code)  # the live copy may be half-updated (seats): reload it
+            raise
+        live.version += 1
+        live.state, live.status, live.timers = state, status, timers
+        for key, value in fields.items():
+            setattr(live, key, value)
+        removed = [x.token_hash for x in live.seats if x.id in (seat_updates or {}) and x.kicked]
+        if seat_updates:
+            live.seats = sorted([x for x in live.seats if x.index is not None], key=lambda x: x.index)
+        live.log.extend(dict(e, v=live.version) for e in log)
+        return Outcome(code=live.code, version=live.version, views=self._views(live, force=force),
+                       class_code=live.class_code, removed=removed, next_due=next_due)
+
+    # ----------------------------------------------------------- moderation
+    PLATFORM_MODERATION = ("lock", "unlock", "pause", "resume", "kick", "end", "start")
+
+    def moderate(self, facilitator_id: int, code: str, version, action, *, scope: str = "table") -> Outcome:
+        """The facilitator's change: the platform's (lock, pause, remove a player, end,
+        start) or, with scope "game", one of the game's own facilitator actions."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ServiceError("bad_request", "A moderation action is an object with a type.")
-        if not isinstance(version, int) or isinstance(version, bool):
+        if not _is_int(version):
             raise ServiceError("bad_request", "A moderation action needs the table version.")
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.facilitator_id != facilitator_id:
-                raise ServiceError("forbidden", "This table belongs to another facilitator.")
-            if version != table.version:
-                raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
-            kind = action["type"]
-            if table.status == "ended":
-                raise ServiceError("game_over", "This game has ended.")
-            if kind in ("lock", "unlock"):
-                locked = kind == "lock"
-                return self._commit(s, table, actor="facilitator", action={"type": kind},
-                                    log=[{"t": kind, "text": "The teacher locked the table." if locked
-                                          else "The teacher unlocked the table."}],
-                                    changes={"locked": locked})
-            if kind in ("pause", "resume"):
-                paused = kind == "pause"
-                return self._commit(s, table, actor="facilitator", action={"type": kind},
-                                    log=[{"t": kind, "text": "The teacher paused the game." if paused
-                                          else "The game goes on."}], changes={"paused": paused})
-            if kind == "kick":
-                return self._kick(s, table, action.get("seat"))
-            if kind == "end":
-                if table.status == "lobby":
-                    return self._commit(s, table, actor="facilitator", action={"type": "end"},
-                                        log=[{"t": "end", "text": "The teacher closed the table."}],
-                                        changes={"status": "ended"})
-                return self._apply(s, table, engines.get(table.game), "facilitator", {"type": "end"},
-                                   actor="facilitator")
-            if kind == "start" and table.status == "lobby":
-                seats = self._seats(s, table)
-                if len(seats) < engines.get(table.game).MIN_SEATS:
-                    raise ServiceError("illegal", "Not enough players have joined yet.")
-                return self._start_engine(s, table, [x.name for x in seats], actor="facilitator")
-            if table.status == "playing":
-                return self._apply(s, table, engines.get(table.game), "facilitator", action, actor="facilitator")
-            raise ServiceError("illegal", f"Unknown moderation action {kind!r}.")
+        if scope not in ("table", "game"):
+            raise ServiceError("bad_request", "scope is 'table' (the platform's moderation) or 'game'.")
+        action = strip_label(action)
 
-    def _kick(self, s: Session, table: GameTable, seat_index) -> int:
-        seats = self._seats(s, table)
-        target = next((x for x in seats if x.seat_index == seat_index), None)
-        if target is None or isinstance(seat_index, bool):
+        def change(live: Live) -> Outcome:
+            if live.facilitator_id != facilitator_id:
+                raise ServiceError("forbidden", "This table belongs to another facilitator.")
+            if live.status == "ended":
+                raise ServiceError("game_over", "This game has ended.")
+            if scope == "game":
+                if live.status != "playing":
+                    raise ServiceError("illegal", "The game has not started yet.")
+                if not self._seen_current(live, "facilitator", version) and not (
+                        action["type"] in live.spec.order_free
+                        and action in [strip_label(a) for a in live.engine.actions(live.state, "facilitator")]):
+                    raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
+                return self._game_move(live, "facilitator", action, actor_label="facilitator")
+            if version != live.version:
+                raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
+            return self._platform_moderation(live, action)
+
+        return self._with_live(code, change)
+
+    def _platform_moderation(self, live: Live, action: dict) -> Outcome:
+        kind = action["type"]
+        say = lambda t, text: [{"t": t, "text": text}]  # noqa: E731
+        if kind in ("lock", "unlock"):
+            locked = kind == "lock"
+            return self._write(live, actor="facilitator", kind="table", action={"type": kind},
+                               log=say(kind, "The teacher locked the table." if locked
+                                       else "The teacher unlocked the table."), fields={"locked": locked})
+        if kind in ("pause", "resume"):
+            if live.status != "playing":
+                raise ServiceError("illegal", "Only a game in progress can be paused.")
+            paused = kind == "pause"
+            if paused == live.paused:
+                raise ServiceError("illegal", "The game is already paused." if paused else "The game is not paused.")
+            live.timers = self._paused_timers(live.timers, paused, time.time())
+            return self._write(live, actor="facilitator", kind="table", action={"type": kind},
+                               log=say(kind, "The teacher paused the game." if paused else "The game goes on."),
+                               fields={"paused": paused})
+        if kind == "kick":
+            return self._kick(live, action.get("seat"))
+        if kind == "end":
+            if live.status == "lobby":
+                return self._write(live, actor="facilitator", kind="table", action={"type": "end"},
+                                   log=say("end", "The teacher closed the table."), status="ended")
+            state, log = live.state, say("end", "The teacher ended the game.")
+            if hasattr(live.engine, "finish"):
+                state, log = live.engine.finish(live.state)
+            return self._write(live, actor="facilitator", kind="table", action={"type": "end"}, log=log,
+                               state=state, status="ended")
+        if kind == "start" and live.status == "lobby":
+            if len(live.seats) < live.spec.min_seats:
+                raise ServiceError("illegal", "Not enough players have joined yet.")
+            return self._start(live, actor="facilitator")
+        raise ServiceError("illegal", f"Unknown moderation action {kind!r}.")
+
+    def _kick(self, live: Live, seat_index) -> Outcome:
+        target = live.seat(seat_index) if _is_int(seat_index) else None
+        if target is None or target.computer:
             raise ServiceError("bad_request", "There is no player in that seat.")
-        target.kicked = True
-        if table.status == "lobby":
+        updates = {target.id: {"kicked": True}}
+        if live.status == "lobby":
             # Seats stay contiguous for the engine: everyone after moves up one.
-            target.seat_index = None
-            for other in seats:
-                if other is not target and other.seat_index > seat_index:
-                    other.seat_index -= 1
-                    s.add(other)
+            updates[target.id]["seat_index"] = None
+            for other in live.seats:
+                if other is not target and other.index > seat_index:
+                    updates[other.id] = {"seat_index": other.index - 1}
             text = f"{target.name} was removed by the teacher."
         else:
-            target.computer = True
+            updates[target.id]["computer"] = True
             text = f"{target.name} was removed by the teacher; the computer plays that seat now."
-        s.add(target)
-        return self._commit(s, table, actor="facilitator", action={"type": "kick", "seat": seat_index},
-                            log=[{"t": "kick", "seat": seat_index, "text": text}])
+        self._by_token.pop(target.token_hash, None)
+        return self._write(live, actor="facilitator", kind="table", action={"type": "kick", "seat": seat_index},
+                           log=[{"t": "kick", "seat": seat_index, "text": text}], seat_updates=updates)
 
     # ----------------------------------------------------------------- notes
     def add_note(self, code: str, author: str, text) -> Note:
-        text = _checked(clean_note, text)
+        text = checked(clean_note, text)
         with self._session() as s:
             table = self._table(s, code)
             note = Note(table_id=table.id, version=table.version, game_version=table.engine_version,
@@ -383,105 +737,140 @@ class TableService:
             s.commit()
             return note
 
-    # ---------------------------------------------------------- automation
-    def next_auto(self, code: str) -> tuple[int, float] | None:
-        """The next computer-made move: (seat, delay in seconds), soonest first."""
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.status != "playing" or table.paused:
-                return None
-            engine = engines.get(table.game)
-            wanted = [(seat, delay) for seat, delay in getattr(engine, "pending_auto", lambda _s: [])(table.state)]
-            for seat in self._seats(s, table):
-                if seat.computer and engine.bot(table.state, seat.seat_index) is not None:
-                    wanted.append((seat.seat_index, COMPUTER_DELAY))
-        if not wanted:
-            return None
-        seat, delay = min(wanted, key=lambda pair: pair[1])
-        return seat, delay * self.bot_delay_scale
-
-    def auto_step(self, code: str, seat: int) -> int | None:
-        """Let the computer make `seat`'s move now; None if it has none (or lost a race)."""
-        table = self.get(code)
-        if table.status != "playing" or table.paused:
-            return None
-        action = engines.get(table.game).bot(table.state, seat)
-        if action is None:
-            return None
-        try:
-            return self.act(code, seat, table.version, action, auto=True)
-        except ServiceError:
-            return None  # someone moved first; the scheduler asks again
-
     # ----------------------------------------------------------------- views
+    def _meta(self, live: Live) -> dict:
+        spec = live.spec
+        return {"code": live.code, "game": live.game, "title": spec.title, "version": live.version,
+                "status": live.status, "started": live.state is not None, "locked": live.locked,
+                "paused": live.paused, "players": [{"seat": x.index, "name": x.name, "connected": self.connected(x.token_hash),
+                             "computer": x.computer} for x in live.seats],
+                "min_seats": spec.min_seats, "max_seats": spec.max_seats,
+                "result": live.engine.result(live.state) if live.state is not None else None,
+                "engine_version": live.engine_version,
+                "ui": {part: (f"/static/{path}" if path else None)
+                       for part, path in vars(spec.ui).items()}}
+
+    def _viewer_parts(self, live: Live, viewer) -> tuple[dict, list, list]:
+        """(view, actions, moderation) for one viewer now."""
+        engine, spec = live.engine, live.spec
+        if live.state is None:
+            view = {"public": {}, "private": {},
+                    "prompt": {"waiting_for": [], "text": "Waiting for players to join."}}
+            actions = []
+            if _is_int(viewer) and live.status == "lobby" and live.seats and live.seats[0].index == viewer \
+                    and len(live.seats) >= spec.min_seats:
+                actions = [{"type": "start", "label": spec.start_label}]
+        else:
+            view = engine.view(live.state, viewer)
+            view.setdefault("prompt", {"waiting_for": [], "text": ""})
+            actions = [] if live.status != "playing" or live.paused else engine.actions(live.state, viewer)
+        moderation = self._moderation(live) if viewer == "facilitator" else None
+        return view, actions, moderation
+
+    def _moderation(self, live: Live) -> list:
+        """The platform's moderation actions, labelled (the game's own are in `actions`)."""
+        if live.status == "ended":
+            return []
+        out = [{"type": "unlock", "label": "Unlock the table"} if live.locked
+               else {"type": "lock", "label": "Lock the table (no one else can join)"}]
+        if live.status == "lobby" and len(live.seats) >= live.spec.min_seats:
+            out.append({"type": "start", "label": live.spec.start_label})
+        if live.status == "playing":
+            out.append({"type": "resume", "label": "Resume the game"} if live.paused
+                       else {"type": "pause", "label": "Pause the game"})
+        out.append({"type": "end", "label": "End the game" if live.status == "playing" else "Close the table"})
+        out += [{"type": "kick", "seat": x.index, "label": f"Remove {x.name}"} for x in live.seats if not x.computer]
+        return out
+
+    def _viewers(self, live: Live) -> list:
+        return ["board", "facilitator"] + [x.index for x in live.seats if not x.computer and not x.kicked]
+
+    @staticmethod
+    def _key(live: Live, viewer):
+        if _is_int(viewer):
+            return ("seat", live.seat(viewer).token_hash)
+        return viewer
+
+    def _payload(self, live: Live, viewer, meta: dict, parts, *, since: int | None) -> dict:
+        view, actions, moderation = parts
+        entries = [e for e in live.log if (since is None or e["v"] > since) and entry_visible(e, viewer)]
+        payload = dict(meta, seat=viewer if _is_int(viewer) else None, view=view, actions=actions,
+                       log=entries, log_reset=since is None)
+        if moderation is not None:
+            payload["moderation"] = moderation
+        return payload
+
+    def _views(self, live: Live, *, force: tuple = ()) -> list:
+        """Every viewer's payload after a change, skipping viewers whose view (and visible
+        log) did not change. `force` lists viewers to send in full regardless."""
+        meta = self._meta(live)
+        shared = {k: v for k, v in meta.items() if k != "version"}
+        out = []
+        for viewer in self._viewers(live):
+            parts = self._viewer_parts(live, viewer)
+            key = self._key(live, viewer)
+            last = live.sent.get(key)
+            seen = (shared, parts)
+            since = last[0] if last is not None else live.version - 1
+            fresh_log = any(e["v"] > since and entry_visible(e, viewer) for e in live.log)
+            if viewer in force:
+                since = None
+            elif last is not None and last[1] == seen and not fresh_log:
+                continue
+            live.sent[key] = (live.version, seen)
+            live.changed_at[viewer] = live.version
+            out.append((key, self._payload(live, viewer, meta, parts, since=since)))
+        return out
+
+    def view_for(self, code: str, viewer) -> dict:
+        """One viewer's full payload now (on join, resume, watch or a stale move)."""
+        live = self._current(code)
+        with live.lock:
+            if _is_int(viewer) and live.seat(viewer) is None:
+                raise ServiceError("not_joined", "That seat is not at this table.")
+            meta = self._meta(live)
+            parts = self._viewer_parts(live, viewer)
+            return self._payload(live, viewer, meta, parts, since=None)
+
+    def refresh(self, code: str) -> Outcome:
+        """The payloads after a change made elsewhere (a join, a class move, a
+        connection coming or going): every viewer whose view changed."""
+        live = self._current(code)
+        with live.lock:
+            return Outcome(code=code, version=live.version, views=self._views(live), class_code=live.class_code,
+                           next_due=self._next_due(live.timers))
+
+    def payloads(self, code: str) -> dict:
+        """Every viewer's full payload (tests and reports): {"board", "facilitator", "seats": [...]}."""
+        live = self._current(code)
+        with live.lock:
+            meta = self._meta(live)
+            one = lambda v: self._payload(live, v, meta, self._viewer_parts(live, v), since=None)  # noqa: E731
+            return {"board": one("board"), "facilitator": one("facilitator"),
+                    "seats": [(x.token_hash, one(x.index)) for x in live.seats if not x.kicked]}
+
+    # ---------------------------------------------------------------- replay
     def replay(self, code: str) -> dict | None:
-        """Rebuild the engine state from the seed and the event log alone."""
+        """Rebuild the engine state from the seed and the event log alone, under the
+        engine and data versions the table was created with."""
         table = self.get(code)
-        engine = engines.get(table.game)
+        spec, engine = engines.spec(table.game), engines.get(table.game)
+        if table.engine_version != spec.version or dict(table.data_versions or {}) != dict(spec.data_versions):
+            raise ServiceError("bad_request",
+                               f"Table {code} was played with {table.engine_version} "
+                               f"(data {table.data_versions or 'none'}); this server runs {spec.version} "
+                               f"(data {spec.data_versions or 'none'}), so it cannot be replayed exactly.")
         state = None
         for ev in self.events(code):
             kind = ev.action.get("type")
-            if kind == "start":
-                state = engine.new(table.options, ev.action["seats"], table.seed)
-            elif state is not None and kind not in SERVICE_ONLY_ACTIONS:
-                actor = "facilitator" if ev.actor == "facilitator" else actor_seat(ev.actor)
-                state, _ = engine.apply(state, actor, ev.action)
+            if ev.kind == "table":
+                if kind == "start":
+                    state = engine.new(table.options, ev.action["seats"], table.seed)
+                elif kind == "end" and state is not None and hasattr(engine, "finish"):
+                    state, _ = engine.finish(state)
+            elif state is not None:
+                state, _ = engine.apply(state, actor_of(ev.actor), ev.action)
         return state
-
-    def payloads(self, code: str) -> dict:
-        """Every viewer's `view` message for this table, built from one read.
-
-        Returns {"board": payload, "facilitator": payload,
-                 "seats": [(seat_room, payload), ...]} where seat_room names the seat's socket room.
-        """
-        connected = self.presence.connected
-        with self._session() as s:
-            table = self._table(s, code)
-            seats = self._seats(s, table)
-            events = list(s.exec(select(Event).where(Event.table_id == table.id)
-                                 .order_by(Event.version.desc()).limit(LOG_TAIL)).all())
-        engine = engines.get(table.game)
-        entries = []
-        for ev in reversed(events):
-            for entry in ev.log:
-                entries.append(dict(entry, v=ev.version))
-        players = [{"seat": x.seat_index, "name": x.name, "connected": connected(x.token_hash),
-                    "computer": x.computer} for x in seats]
-        result = engine.result(table.state) if table.state is not None else None
-        base = {"code": table.code, "game": table.game, "title": engine.TITLE, "version": table.version,
-                "status": table.status, "locked": table.locked, "paused": table.paused,
-                "players": players, "min_seats": engine.MIN_SEATS, "max_seats": engine.MAX_SEATS,
-                "result": result, "engine_version": table.engine_version}
-
-        def one(viewer) -> dict:
-            if table.state is None:
-                view = {"public": {}, "private": {}}
-                actions = []
-                if isinstance(viewer, int) and table.status == "lobby" and seats \
-                        and seats[0].seat_index == viewer and len(seats) >= engine.MIN_SEATS:
-                    actions = [{"type": "start"}]
-            else:
-                view = engine.view(table.state, viewer)
-                actions = [] if table.status != "playing" or table.paused else engine.actions(table.state, viewer)
-            if viewer == "facilitator":
-                actions = self._moderation_actions(table, seats, actions)
-            log = [e for e in entries if entry_visible(e, viewer)][-LOG_TAIL:]
-            seat = viewer if isinstance(viewer, int) else None
-            return dict(base, seat=seat, view=view, actions=actions, log=log)
-
-        return {"board": one("board"), "facilitator": one("facilitator"),
-                "seats": [(seat_room(x.token_hash), one(x.seat_index)) for x in seats]}
-
-    @staticmethod
-    def _moderation_actions(table: GameTable, seats: list[Seat], engine_actions: list) -> list:
-        if table.status == "ended":
-            return []
-        out = [{"type": "unlock" if table.locked else "lock"}, {"type": "end"}]
-        out += [{"type": "kick", "seat": x.seat_index} for x in seats if not x.computer]
-        if table.status == "playing":
-            out.append({"type": "resume" if table.paused else "pause"})
-            out += [a for a in engine_actions if a.get("type") != "end"]
-        return out
 
     def summary(self, code: str) -> dict:
         """The JSON API's description of a table."""
@@ -489,9 +878,9 @@ class TableService:
         engine = engines.get(table.game)
         return {"code": table.code, "game": table.game, "status": table.status, "version": table.version,
                 "locked": table.locked, "paused": table.paused, "options": table.options,
-                "engine_version": table.engine_version,
+                "engine_version": table.engine_version, "data_versions": table.data_versions,
                 "seats": [{"seat": x.seat_index, "name": x.name, "computer": x.computer,
-                           "connected": self.presence.connected(x.token_hash)} for x in self.seats(code)],
+                           "connected": self.connected(x.token_hash)} for x in self.seats(code)],
                 "result": engine.result(table.state) if table.state is not None else None,
                 "created_at": table.created_at.isoformat()}
 
@@ -500,232 +889,21 @@ class TableService:
         table = self.get(code)
         events = self.events(code)
         return {"code": table.code, "game": table.game, "engine_version": table.engine_version,
-                "seed": table.seed, "options": table.options,
-                "events": [{"version": e.version, "actor": e.actor, "action": e.action, "log": e.log,
-                            "at": e.at.isoformat()} for e in events],
+                "data_versions": table.data_versions, "seed": table.seed, "options": table.options,
+                "events": [{"version": e.version, "kind": e.kind, "actor": e.actor, "action": e.action,
+                            "log": e.log, "at": e.at.isoformat()} for e in events],
                 "rulings": [dict(entry, version=e.version) for e in events for entry in e.log
                             if entry.get("t") == "ruling"],
                 "notes": [{"version": n.version, "game_version": n.game_version, "author": n.author,
                            "text": n.text, "at": n.at.isoformat()} for n in self.notes(code)]}
 
-    # ---- class-session support (used by app/classes.py)
-    # A class session seats students at several tables of one facilitator, and
-    # some of its changes span tables (a move touches two, the start's
-    # balancing several). Each such change is ONE transaction that
-    # compare-and-swaps every table it touches, appending their events as
-    # `_commit` does (so replay still works: these all happen in the lobby,
-    # where replay only reads the `start` event), and, when given, the class
-    # row's version: a concurrent join, move or start makes it `stale` and the
-    # class service retries from fresh data. Moved seats keep their token.
-    COMPUTER_NAME = "Computer"
-
-    @staticmethod
-    def _guard_class(s: Session, class_id: int | None, version: int | None) -> None:
-        """Compare-and-swap the class row inside the open transaction."""
-        if class_id is None or version is None:
-            return
-        from app.models import ClassSession
-
-        result = s.execute(update(ClassSession)
-                           .where(ClassSession.id == class_id, ClassSession.version == version)
-                           .values(version=version + 1))
-        if result.rowcount != 1:
-            s.rollback()
-            raise ServiceError("stale", "The class changed meanwhile; please try again.")
-
-    def _add_computers(self, s: Session, table: GameTable, seats: list[Seat], count: int) -> list[Seat]:
-        """Append `count` computer seats (named Computer, Computer 2, …, unique at the table)."""
-        taken = {name_key(x.name) for x in seats}
-        added = []
-        number = 1
-        for _ in range(count):
-            while True:
-                name = self.COMPUTER_NAME if number == 1 else f"{self.COMPUTER_NAME} {number}"
-                number += 1
-                if name_key(name) not in taken:
-                    break
-            taken.add(name_key(name))
-            # Nobody ever holds this token: a computer seat cannot be resumed.
-            seat = Seat(table_id=table.id, seat_index=len(seats) + len(added), name=name,
-                        token_hash=hash_token(new_token()), computer=True)
-            s.add(seat)
-            added.append(seat)
-        return added
-
-    @staticmethod
-    def _drop_seat(s: Session, seat: Seat) -> None:
-        """Take a seat out of a lobby table (as a lobby kick does: the row stays, its token refused)."""
-        seat.kicked = True
-        seat.seat_index = None
-        s.add(seat)
-
-    @staticmethod
-    def _renumber(s: Session, seats: list[Seat]) -> None:
-        """Contiguous seat numbers, students before computers, so that seat 0 (who may
-        press "Deal cards & start") is a student whenever the table has one."""
-        ordered = [x for x in seats if not x.computer] + [x for x in seats if x.computer]
-        for index, seat in enumerate(ordered):
-            if seat.seat_index != index:
-                seat.seat_index = index
-                s.add(seat)
-
-    def class_join(self, code: str, name, *, class_id: int, class_version: int, computers: int = 0) -> dict:
-        """`join` for a student the class session placed at table `code`: the same checks,
-        plus the class's compare-and-swap (names stay unique across the class, two
-        arrivals never both take the last chair) and, for a solo table, its computer
-        opponents, all in one transaction. Returns {seat, token, table}."""
-        name = _checked(clean_name, name)
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.class_id != class_id:
-                raise ServiceError("forbidden", "That table is not part of this class.")
-            if table.status != "lobby" or table.locked:
-                raise ServiceError("stale", "That table is no longer open; another one is chosen.")
-            seats = self._seats(s, table)
-            token, student, join = self._seat_student(s, table, seats, name, chairs_needed=1 + computers)
-            self._guard_class(s, class_id, class_version)
-            if computers:
-                self._stage(s, table, **join)
-                added = self._add_computers(s, table, seats + [student], computers)
-                self._commit(s, table, actor="system", action={"type": "computers", "added": [x.name for x in added]},
-                             log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
-                                  for x in added])
-            else:
-                self._commit(s, table, **join)
-            return {"seat": student.seat_index, "token": token, "table": table.code}
-
-    def add_computer_seat(self, code: str, *, class_id: int | None = None, class_version: int | None = None) -> int:
-        """A computer player takes the next chair of a lobby table; returns the table version."""
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.status != "lobby":
-                raise ServiceError("illegal", "Computer players can only be added before the table starts.")
-            engine = engines.get(table.game)
-            seats = self._seats(s, table)
-            if len(seats) >= engine.MAX_SEATS:
-                raise ServiceError("table_full", f"This table is full ({engine.MAX_SEATS} players).")
-            self._guard_class(s, class_id, class_version)
-            added = self._add_computers(s, table, seats, 1)
-            return self._commit(s, table, actor="facilitator", action={"type": "computers", "added": [added[0].name]},
-                                log=[{"t": "join", "seat": added[0].seat_index,
-                                      "text": f"{added[0].name} joined as a computer player."}])
-
-    def move_seats(self, moves: list[tuple[int, str]], *, by: str, class_id: int,
-                   class_version: int | None = None) -> dict[int, dict]:
-        """Move students (seat id -> lobby table code) between lobby tables of one class,
-        all at once. Tokens stay valid; each touched table is renumbered (students first)
-        and gets one `move` event; a table left without students loses its computer seats.
-        Returns {seat id: {"token_hash", "table", "seat"}} for the moved seats."""
-        if not moves:
-            return {}
-        with self._session() as s:
-            self._guard_class(s, class_id, class_version)
-            by_code: dict[str, GameTable] = {}
-            members: dict[str, list[Seat]] = {}
-
-            def table_of(code: str) -> GameTable:
-                if code not in by_code:
-                    table = self._table(s, code)
-                    if table.class_id != class_id:
-                        raise ServiceError("forbidden", "That table is not part of this class.")
-                    if table.status != "lobby":
-                        raise ServiceError("illegal", "Students can only be moved between tables that have not "
-                                                      "started yet.")
-                    by_code[code] = table
-                    members[code] = self._seats(s, table)
-                return by_code[code]
-
-            notes: dict[str, dict] = {}
-            moved: dict[int, Seat] = {}
-            for seat_id, to_code in moves:
-                seat = s.get(Seat, seat_id)
-                if seat is None or seat.kicked or seat.computer or seat.seat_index is None:
-                    raise ServiceError("bad_request", "There is no student in that seat.")
-                source = s.get(GameTable, seat.table_id)
-                table_of(source.code)
-                target = table_of(to_code)
-                if source.id == target.id:
-                    raise ServiceError("bad_request", f"{seat.name} is already at that table.")
-                seat = next(x for x in members[source.code] if x.id == seat.id)  # the same row object
-                if any(name_key(x.name) == name_key(seat.name) for x in members[to_code]):
-                    raise ServiceError("name_taken", f"Someone at that table is already called {seat.name}.")
-                members[source.code].remove(seat)
-                members[to_code].append(seat)
-                seat.table_id = target.id
-                moved[seat.id] = seat
-                notes.setdefault(source.code, {"out": [], "in": [], "log": []})
-                notes.setdefault(to_code, {"out": [], "in": [], "log": []})
-                notes[source.code]["out"].append({"seat_id": seat.id, "name": seat.name, "to": to_code})
-                notes[source.code]["log"].append({"t": "move", "text": f"{seat.name} moved to table {to_code}."})
-                notes[to_code]["in"].append({"seat_id": seat.id, "name": seat.name, "from": source.code})
-                notes[to_code]["log"].append({"t": "move", "text": f"{seat.name} joined from table {source.code}."})
-            for code, seats in members.items():
-                if not any(not x.computer for x in seats):
-                    for computer in [x for x in seats if x.computer]:
-                        self._drop_seat(s, computer)
-                        seats.remove(computer)
-                engine = engines.get(by_code[code].game)
-                if len(seats) > engine.MAX_SEATS:
-                    raise ServiceError("table_full", f"Table {code} would have more than {engine.MAX_SEATS} players.")
-                self._renumber(s, seats)
-            touched = [code for code in by_code if code in notes]
-            for i, code in enumerate(touched):
-                note = notes[code]
-                kwargs = {"actor": "facilitator" if by == "facilitator" else "system",
-                          "action": {"type": "move", "by": by, "out": note["out"], "in": note["in"]},
-                          "log": note["log"]}
-                if i < len(touched) - 1:
-                    self._stage(s, by_code[code], **kwargs)
-                else:
-                    self._commit(s, by_code[code], **kwargs)
-            return {sid: {"token_hash": x.token_hash, "table": next(c for c, t in by_code.items()
-                                                                    if t.id == x.table_id),
-                          "seat": x.seat_index} for sid, x in moved.items()}
-
-    def start_class_table(self, code: str, *, computers: int, expected_version: int | None = None) -> int:
-        """Start a lobby table of a class now, with exactly `computers` computer seats
-        (added or removed first, per the class's seating rule). Returns the version."""
-        with self._session() as s:
-            table = self._table(s, code)
-            if table.status != "lobby":
+    # ----------------------------------------------------- start from a class
+    def start_now(self, code: str, *, expected_version: int | None = None, actor: str = "facilitator") -> Outcome:
+        """Start a lobby table whose seats are final (class sessions)."""
+        def change(live: Live) -> Outcome:
+            if live.status != "lobby":
                 raise ServiceError("illegal", "This table has already started.")
-            if expected_version is not None and table.version != expected_version:
+            if expected_version is not None and live.version != expected_version:
                 raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
-            engine = engines.get(table.game)
-            seats = self._seats(s, table)
-            students = [x for x in seats if not x.computer]
-            bots = [x for x in seats if x.computer]
-            if not students:
-                raise ServiceError("illegal", "No student sits at this table.")
-            if len(students) + computers > engine.MAX_SEATS:
-                raise ServiceError("table_full", f"A table seats at most {engine.MAX_SEATS} players.")
-            if len(students) + computers < engine.MIN_SEATS:
-                raise ServiceError("illegal", f"{engine.TITLE} needs at least {engine.MIN_SEATS} players; add a "
-                                              "computer player or move a student to this table.")
-            if len(bots) != computers:
-                removed = bots[computers:]
-                for seat in removed:
-                    self._drop_seat(s, seat)
-                added = self._add_computers(s, table, students + bots[:computers], computers - len(bots)) \
-                    if computers > len(bots) else []
-                seats = students + bots[:computers] + added
-                self._renumber(s, seats)
-                self._stage(s, table, actor="facilitator",
-                            action={"type": "computers", "added": [x.name for x in added],
-                                    "removed": [x.name for x in removed]},
-                            log=[{"t": "join", "seat": x.seat_index, "text": f"{x.name} joined as a computer player."}
-                                 for x in added] +
-                                [{"t": "leave", "text": f"{x.name} left the table."} for x in removed])
-            seats = sorted(seats, key=lambda x: x.seat_index)
-            return self._start_engine(s, table, [x.name for x in seats], actor="facilitator")
-
-
-def validate_payload(payload: Any, spec: dict[str, type]) -> dict:
-    """Check a Socket.IO payload is an object with the given field types."""
-    if not isinstance(payload, dict):
-        raise ServiceError("bad_request", "The message must be a JSON object.")
-    for key, kind in spec.items():
-        value = payload.get(key)
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise ServiceError("bad_request", f"The field {key!r} is missing or has the wrong type.")
-    return payload
+            return self._start(live, actor=actor)
+        return self._with_live(code, change)

@@ -23,6 +23,7 @@ def app(tmp_path, request):
     marker = request.node.get_closest_marker("app_config")
     app = make_app(tmp_path, **(marker.kwargs if marker else {}))
     yield app
+    app.extensions["notifier"].scheduler.stop()
     app.extensions["db"].dispose()
 
 

@@ -6,6 +6,25 @@ import time
 from app.extensions import socketio
 
 
+def _entry_key(entry: dict) -> tuple:
+    return entry.get("v"), entry.get("t"), entry.get("text")
+
+
+def accept(current: dict | None, payload: dict) -> dict:
+    """What a client does with a `view` (as static/js/table.js does): a view carries
+    only the log entries new since the last one (`log_reset` marks a full log), so
+    keep the running log; a view older than the one shown only adds its entries."""
+    same = current is not None and current.get("code") == payload.get("code")
+    log = list(payload.get("log", []))
+    if same and not payload.get("log_reset"):
+        seen = {_entry_key(e) for e in current["log"]}
+        log = current["log"] + [e for e in log if _entry_key(e) not in seen]
+        log.sort(key=lambda e: e.get("v", 0))
+    if same and payload["version"] < current["version"]:
+        return dict(current, log=log)
+    return dict(payload, log=log)
+
+
 class Phone:
     def __init__(self, app, auth=None, flask_client=None):
         self.client = socketio.test_client(app, auth=auth, flask_test_client=flask_client)
@@ -21,7 +40,7 @@ class Phone:
             payload = args[0] if isinstance(args, list) and args else args or None
             self.events.append((msg["name"], payload))
             if msg["name"] == "view":
-                self.view = payload
+                self.view = accept(self.view, payload)
         return self.view
 
     def send(self, event, payload):

@@ -13,7 +13,6 @@ import hmac
 
 from flask import Response, current_app, g, jsonify, request, session, url_for
 
-from app import realtime
 from app.api import _body, bp
 from app.netaddr import join_url
 
@@ -62,8 +61,8 @@ def _optional_body() -> dict:
 def _done(code: str, result: dict):
     """Broadcast what changed, then answer with the class as it is now plus the
     table codes the action changed (`changed`, and for a start `started`)."""
-    realtime.class_changed(code, result.get("changed", []), result.get("moved"))
-    extra = {key: value for key, value in result.items() if key != "moved"}
+    current_app.extensions["notifier"].class_changed(code, result)
+    extra = {key: value for key, value in result.items() if key not in ("moved", "outcomes")}
     return jsonify(dict(_classes().summary(code), **extra))
 
 
@@ -156,7 +155,7 @@ def message_class(code):
     body = _body()
     klass = _owned(code)
     text = _classes().clean_message(body.get("text"))
-    sent = realtime.send_message(klass.code, text)
+    sent = current_app.extensions["notifier"].message(klass.code, text)
     return jsonify({"ok": True, "text": text, "sent": sent})
 
 

@@ -139,7 +139,7 @@ def table(code):
         abort(404)
     notes = current_app.extensions["tables"].notes(code)
     return render_template("facilitator/table.html", table=record, join_url=join_url(record.code),
-                           notes=reversed(notes))
+                           notes=reversed(notes), title=engines.spec(record.game).title)
 
 
 @bp.get("/tables/<code>/debrief.pdf")

@@ -15,7 +15,7 @@ def _class_session_helpers():
     """The dashboard's class-session form reads each game's table-size choices from seating's rules."""
 
     def class_table_sizes(game_key: str) -> list[tuple[str, str, bool]]:
-        rule = seating.RULES.get(game_key)
+        rule = seating.rule_for(game_key)
         if rule is None:
             return []
         return [(value, label, value == str(rule.default)) for value, label in rule.choice_labels()]

@@ -71,7 +71,7 @@ def board(code):
     if kind == "class":  # the projected class board: every table of the class session
         from app import engines
         return render_template("classes/board.html", code=normal, game=record.game,
-                               title=engines.get(record.game).TITLE, join_url=join_url(normal))
+                               title=engines.spec(record.game).title, join_url=join_url(normal))
     return render_template("board.html", code=normal, kind=kind, game=record.game, join_url=join_url(normal))
 
 

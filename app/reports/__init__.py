@@ -13,26 +13,27 @@ from flask import render_template
 
 from app import engines
 
-# Log entry kinds worth a line in "key moments"; the rest is play-by-play.
-KEY_MOMENTS = {"start", "war", "out", "eliminated", "kick", "end", "game_over", "pause", "lock",
-               "sudden_death", "shuffle"}
+# The platform's own log kinds worth a line in "key moments"; a game adds its
+# own through its spec's `key_moments`. The rest is play-by-play.
+TABLE_MOMENTS = {"start", "kick", "end", "pause", "lock", "move"}
 
 
 def debrief_context(tables, code: str) -> dict:
     table = tables.get(code)
-    engine = engines.get(table.game)
+    engine, spec = engines.get(table.game), engines.spec(table.game)
     data = tables.log_json(code)
     seats = tables.seats(code)
     names = {s.seat_index: s.name for s in seats}
     entries = [dict(e, version=ev["version"]) for ev in data["events"] for e in ev["log"]
                if "visible_to" not in e]
-    moments = [e for e in entries if e.get("t") in KEY_MOMENTS or e.get("t", "").startswith("war")]
-    catalogue = {r["id"]: r for r in engine.RULINGS}
+    moments = [e for e in entries if e.get("t") in TABLE_MOMENTS | set(spec.key_moments)]
+    catalogue = {r["id"]: r for r in spec.rulings}
     counts = Counter(r["id"] for r in data["rulings"])
     rulings = [{"id": rid, "count": n, "text": catalogue.get(rid, {}).get("text", ""),
-                "kind": catalogue.get(rid, {}).get("kind", "")} for rid, n in counts.most_common()]
+                "kind": catalogue.get(rid, {}).get("kind", ""), "title": catalogue.get(rid, {}).get("title", "")}
+               for rid, n in counts.most_common()]
     result = engine.result(table.state) if table.state is not None else None
-    return {"table": table, "title": engine.TITLE, "names": names, "result": result,
+    return {"table": table, "title": spec.title, "discussion": list(spec.discussion), "names": names, "result": result,
             "moments": moments[-80:], "moves": len(data["events"]), "rulings": rulings,
             "notes": data["notes"], "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 

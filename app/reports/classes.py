@@ -33,7 +33,7 @@ def _trivia(entries: list[dict]) -> list[dict]:
 
 def class_debrief_context(classes, tables, code: str) -> dict:
     klass = classes.get(code)
-    engine = engines.get(klass.game)
+    spec = engines.spec(klass.game)
     summary = classes.summary(code)
     pages, rulings, notes, entries = [], Counter(), [], []
     rulings_tables: dict[str, set] = defaultdict(set)
@@ -51,11 +51,11 @@ def class_debrief_context(classes, tables, code: str) -> dict:
         notes += [dict(n, table=t["number"]) for n in ctx["notes"]]
         log = tables.log_json(t["code"])
         entries += [e for ev in log["events"] for e in ev["log"]]
-    catalogue = {r["id"]: r for r in engine.RULINGS}
+    catalogue = {r["id"]: r for r in spec.rulings}
     ruling_rows = [{"id": rid, "count": n, "tables": sorted(rulings_tables[rid]),
                     "text": catalogue.get(rid, {}).get("text", ""), "kind": catalogue.get(rid, {}).get("kind", "")}
                    for rid, n in rulings.most_common()]
-    return {"klass": klass, "title": engine.TITLE, "summary": summary, "pages": pages, "rulings": ruling_rows,
+    return {"klass": klass, "title": spec.title, "summary": summary, "pages": pages, "rulings": ruling_rows,
             "notes": notes, "trivia": _trivia(entries),
             "students": summary["students"], "finished": sum(p["table"].status == "ended" for p in pages),
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}

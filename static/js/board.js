@@ -1,14 +1,20 @@
 // The projected board: public information only, updated live.
 import { connect, request } from "./net.js";
-import { banner, render } from "./table.js";
+import { accept, banner, render } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const root = document.getElementById("game-root");
 const socket = connect();
+let current = null;
+const ctx = { role: "board", current: () => current, log: () => (current ? current.log : []) };
 
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));
 socket.on("view", (payload) => {
-  banner(document.getElementById("banner"), payload);
-  render(root, payload, { role: "board" });
+  const older = current && current.code === payload.code && payload.version < current.version;
+  current = accept(current, payload);
+  if (older) return;
+  document.body.classList.toggle("playing", current.status !== "lobby");
+  banner(document.getElementById("banner"), current);
+  render(root, current, ctx);
 });

@@ -1,7 +1,8 @@
-// The facilitator's table page: live board preview plus moderation controls.
+// The facilitator's table page: live board preview, the platform's moderation
+// (lock, pause, remove, end) and, separately, the game's own facilitator actions.
 import { connect, request } from "./net.js";
 import { h, replace, show } from "./dom.js";
-import { banner, playerList, render } from "./table.js";
+import { accept, actionControls, banner, playerList, render } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -10,16 +11,22 @@ const errorBox = document.getElementById("mod-error");
 const socket = connect();
 let current = null;
 
-const LABELS = {
-  lock: "Lock table", unlock: "Unlock table", end: "End the game", pause: "Pause", resume: "Resume",
-  start: "Start now",
+const CONFIRM = {
+  end: "End this game for everyone?",
+  kick: (a) => `${a.label}? The computer plays their seat from now on.`,
 };
 
-async function moderate(action, confirmText) {
-  if (confirmText && !window.confirm(confirmText)) return;
-  const ack = await request(socket, "moderate", { code, version: current.version, action });
+async function send(action, scope) {
+  const ack = await request(socket, "moderate", { code, version: current.version, action, scope });
   errorBox.textContent = ack.ok ? "" : ack.error.message;
   show(errorBox, !ack.ok);
+}
+
+function moderate(action) {
+  const ask = CONFIRM[action.type];
+  const text = typeof ask === "function" ? ask(action) : ask;
+  if (text && !window.confirm(text)) return;
+  send(action, "table");
 }
 
 function statusText(p) {
@@ -36,25 +43,31 @@ socket.on("connect", () => request(socket, "watch", { code, role: "facilitator" 
   }
 }));
 
+const ctx = { role: "facilitator", current: () => current, log: () => (current ? current.log : []) };
+
 socket.on("view", (payload) => {
-  current = payload;
-  document.getElementById("table-status").textContent = statusText(payload);
-  const buttons = payload.actions.filter((a) => LABELS[a.type]).map((a) =>
-    h("button", {
-      type: "button", class: a.type === "end" ? "danger" : "",
-      onclick: () => moderate(a, a.type === "end" ? "End this game for everyone?" : null),
-    }, LABELS[a.type]));
+  const older = current && payload.version < current.version;
+  current = accept(current, payload);
+  if (older) return;
+  document.getElementById("table-status").textContent = statusText(current);
+  const moderation = current.moderation || [];
+  const buttons = moderation.filter((a) => a.type !== "kick").map((a) =>
+    h("button", { type: "button", class: a.type === "end" ? "danger" : "", onclick: () => moderate(a) }, a.label));
   replace(document.getElementById("mod-buttons"), buttons);
-  const kickable = new Set(payload.actions.filter((a) => a.type === "kick").map((a) => a.seat));
-  const list = playerList(payload.players, {
-    kick: (p) => kickable.has(p.seat)
-      ? h("button", { type: "button", class: "small danger", onclick: () => moderate({ type: "kick", seat: p.seat }, `Remove ${p.name} from the table?`) },
+  const kicks = new Map(moderation.filter((a) => a.type === "kick").map((a) => [a.seat, a]));
+  const list = playerList(current.players, {
+    kick: (p) => kicks.has(p.seat)
+      ? h("button", { type: "button", class: "small danger", onclick: () => moderate(kicks.get(p.seat)) },
         h("span", {}, "Remove"), h("span", { class: "visually-hidden" }, ` ${p.name}`))
       : null,
   });
   replace(document.getElementById("mod-players"), ...list.children);
-  banner(document.createElement("div"), payload);
-  render(root, payload, { role: "board" });
+  const gameBox = document.getElementById("game-actions");
+  show(gameBox, current.actions.length > 0);
+  replace(document.getElementById("game-action-buttons"),
+    actionControls(current.actions, (action) => send(action, "game"), { focusPrefix: "game" }));
+  banner(document.createElement("div"), current);
+  render(root, current, ctx);
 });
 
 socket.on("note", (note) => {

@@ -1,7 +1,7 @@
 // The phone page: join with a name (or resume the stored seat), then play.
 import { connect, request } from "./net.js";
 import { show } from "./dom.js";
-import { banner, render, gameModule } from "./table.js";
+import { accept, banner, loadedModule, render } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -12,6 +12,7 @@ const joinError = document.getElementById("join-error");
 const root = document.getElementById("game-root");
 const fatal = document.getElementById("fatal");
 const storageKey = (c) => `cg.seat.${c}`;
+const removedKey = (c) => `cg.removed.${c}`;
 
 let current = null; // the last `view` payload
 let token = localStorage.getItem(storageKey(code));
@@ -48,7 +49,9 @@ async function resume() {
 }
 
 socket.on("connect", () => {
-  if (token) resume();
+  const removed = localStorage.getItem(removedKey(code));
+  if (removed && !token) showFatal(removed);
+  else if (token) resume();
   else if (app.dataset.closed) showFatal(app.dataset.closed);
   else if (!current) showJoin("");
 });
@@ -65,6 +68,7 @@ joinForm.addEventListener("submit", async (event) => {
     return;
   }
   token = ack.token;
+  localStorage.removeItem(removedKey(code));
   localStorage.setItem(storageKey(code), token);
   if (ack.table !== code) localStorage.setItem(storageKey(ack.table), token);
   show(joinPanel, false);
@@ -86,19 +90,27 @@ function flash(message) {
   flash.timer = setTimeout(() => banner(el, current || {}), 4000);
 }
 
-const ctx = { role: "player", act, onStart: () => act({ type: "start" }), flash, current: () => current };
+const ctx = { role: "player", act, flash, current: () => current, log: () => (current ? current.log : []) };
 
 socket.on("view", (payload) => {
-  current = payload;
+  const next = accept(current, payload);
+  const older = next.version !== payload.version || (current && current.code === payload.code && payload.version < current.version);
+  current = next;
+  if (older) return;
   show(joinPanel, false);
   show(gamePanel, true);
-  banner(document.getElementById("banner"), payload);
-  render(root, payload, ctx);
+  banner(document.getElementById("banner"), current);
+  render(root, current, ctx);
 });
 
+// Removed by the teacher: say so now and after a reload (not "the game has started").
 socket.on("removed", (msg) => {
-  localStorage.removeItem(storageKey(code));
+  for (const c of new Set([code, current && current.code].filter(Boolean))) {
+    localStorage.removeItem(storageKey(c));
+    localStorage.setItem(removedKey(c), msg.message);
+  }
   token = null;
+  current = null;
   showFatal(msg.message);
 });
 
@@ -107,7 +119,7 @@ socket.on("message", (msg) => flash(msg.text));
 document.addEventListener("keydown", (event) => {
   if (!current || current.status !== "playing") return;
   if (event.target.closest("input, textarea, select")) return;
-  const game = gameModule(current.game);
+  const game = loadedModule(current, "player");
   if (game && game.onKey && game.onKey(event, current, ctx)) event.preventDefault();
 });
 
