@@ -67,6 +67,16 @@ def create_app(overrides: dict | None = None):
                                            "message": message}}, error.code
         return render_template("error.html", title=titles[error.code], message=message), error.code
 
+    @app.before_request
+    def _refuse_nul():
+        # PostgreSQL refuses NUL in text: turn it away as bad input at the door, everywhere.
+        from flask import abort
+        from app.security import has_nul
+
+        if has_nul([request.path, list(request.args.items(multi=True)),
+                    list(request.form.items(multi=True)) if request.mimetype != "application/json" else []]):
+            abort(400, "The request contains a NUL character.")
+
     @app.after_request
     def _security_headers(response):
         response.headers.setdefault("Content-Security-Policy", CSP)

@@ -5,7 +5,7 @@ from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from app.models import ApiToken, Facilitator, SetupToken
-from app.security import hash_token, new_token
+from app.security import has_nul, hash_token, new_token
 
 
 class AccountError(ValueError):
@@ -18,6 +18,8 @@ class Accounts:
 
     def add(self, name: str, password: str) -> Facilitator:
         name = (name or "").strip()
+        if has_nul([name, password]):
+            raise AccountError("A name or password cannot contain a NUL character.")
         if not (1 <= len(name) <= 40):
             raise AccountError("A facilitator name has 1 to 40 characters.")
         if len(password or "") < 8:
@@ -35,6 +37,8 @@ class Accounts:
             return len(s.exec(select(Facilitator.id)).all())
 
     def authenticate(self, name: str, password: str) -> Facilitator | None:
+        if has_nul([name, password]):
+            return None
         with Session(self.db, expire_on_commit=False) as s:
             fac = s.exec(select(Facilitator).where(Facilitator.name == (name or "").strip())).first()
             if fac and check_password_hash(fac.password_hash, password or ""):
@@ -55,7 +59,7 @@ class Accounts:
         return token
 
     def by_token(self, token) -> Facilitator | None:
-        if not isinstance(token, str) or not token:
+        if not isinstance(token, str) or not token or "\x00" in token:
             return None
         with Session(self.db, expire_on_commit=False) as s:
             row = s.exec(select(ApiToken).where(ApiToken.token_hash == hash_token(token))).first()

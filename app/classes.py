@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from app import engines, seating
 from app.engines.contract import IllegalAction
 from app.models import ClassSession, Event, GameTable, Seat, utcnow
-from app.security import InputError, clean_name, hash_token, name_key, new_code, new_token
+from app.security import InputError, clean_name, has_nul, hash_token, name_key, new_code, new_token
 from app.tables import ServiceError, TableService, actor_name, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
@@ -137,6 +137,8 @@ class ClassService:
 
     # ------------------------------------------------------------ reads
     def find(self, code: str) -> ClassSession | None:
+        if not isinstance(code, str) or has_nul(code):
+            return None
         with self._session() as s:
             return s.exec(select(ClassSession).where(ClassSession.code == code)).first()
 

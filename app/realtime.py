@@ -25,7 +25,7 @@ from flask import current_app, request, session
 from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
-from app.security import hash_token, normalize_code
+from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 
 log = logging.getLogger(__name__)
@@ -269,6 +269,8 @@ def handler(fn):
             return fail(ServiceError("not_joined", "Connect first."))
         if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
             return fail(ServiceError("rate_limited", "Too many messages; slow down a little."))
+        if has_nul(payload):
+            return fail(ServiceError("bad_request", "A message cannot contain a NUL character."))
         try:
             return fn(conn, payload)
         except ServiceError as exc:

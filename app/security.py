@@ -58,9 +58,28 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def has_nul(value) -> bool:
+    """A NUL character anywhere in a JSON-like value. PostgreSQL refuses NUL in
+    text, so every entry point turns it away as bad input before it gets that far."""
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            if "\x00" in x:
+                return True
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return False
+
+
 def clean_note(raw) -> str:
     if not isinstance(raw, str) or not raw.strip():
         raise InputError("A note needs some text.")
+    if "\x00" in raw:
+        raise InputError("A note cannot contain a NUL character.")
     text = raw.strip()
     if len(text) > NOTE_MAX:
         raise InputError(f"Notes can be at most {NOTE_MAX} characters.")

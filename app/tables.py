@@ -36,7 +36,7 @@ from sqlmodel import Session, select
 from app import engines
 from app.engines.contract import IllegalAction, entry_visible, strip_label
 from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
-from app.security import InputError, clean_name, clean_note, hash_token, name_key, new_code, new_token
+from app.security import InputError, clean_name, clean_note, has_nul, hash_token, name_key, new_code, new_token
 
 LOG_TAIL = 60          # log entries a viewer gets when it (re)joins
 COMPUTER_DELAY = 1.0   # seconds a computer-played seat "thinks" before moving
@@ -177,7 +177,7 @@ class TableService:
 
     def _table(self, s: Session, code: str) -> GameTable:
         table = s.exec(select(GameTable).where(GameTable.code == code)).first() \
-            if isinstance(code, str) and code else None
+            if isinstance(code, str) and code and not has_nul(code) else None
         if table is None:
             raise ServiceError("unknown_table", "There is no table with that code. Check the code on the board.")
         return table
@@ -474,7 +474,7 @@ class TableService:
                 action in [strip_label(a) for a in live.engine.actions(live.state, seat)]
             if not order_free:
                 raise ServiceError("stale", "The table changed before your move arrived. Here it is now.")
-        return self._game_move(live, seat, action, actor=actor_name(seat))
+        return self._game_move(live, seat, action, actor_label=actor_name(seat))
 
     def _game_move(self, live: Live, actor, action: dict, *, actor_label: str, fired: str | None = None) -> Outcome:
         try:

@@ -124,7 +124,7 @@ def test_solo_and_fill_with_computer(api, phone, tables):
     assert ana.table != ben.table
     for p in (ana, ben):  # alone with a computer opponent, and may deal at once
         assert [(x["name"], x["computer"]) for x in p.view["players"]] == [(p.name, False), ("Computer", True)]
-        assert p.view["actions"] == [{"type": "start"}]
+        assert p.view["actions"] == [{"type": "start", "label": "Deal cards & start"}]
     assert ana.act({"type": "start"})["ok"]
     # The computer opponent reveals by itself (it may beat Ana to it: then her first try is stale).
     wait_for(lambda: any(e.actor == "seat:1:auto" for e in tables.events(ana.table)), what="the computer's reveal")
@@ -210,7 +210,7 @@ def test_a_move_sends_the_new_tables_view_and_the_token_stays_valid(api, phone, 
     assert tables_of(api, code) == {first: ["Ana", "Ben", "Cara"], second: ["Eve", "Dan"]}
     view = dan.pump()
     assert view["code"] == second and view["seat"] == 1 and [p["name"] for p in view["players"]] == ["Eve", "Dan"]
-    assert students[4].pump()["actions"] == [{"type": "start"}]  # Eve now has company and may deal
+    assert students[4].pump()["actions"] == [{"type": "start", "label": "Deal cards & start"}]  # Eve now has company and may deal
     # Same token, new table: resume, notes and moves all follow Dan.
     assert phone().send("resume", {"token": dan.token})["table"] == second
     assert dan.send("note", {"text": "moved here"})["ok"]
@@ -250,7 +250,7 @@ def test_a_late_arrival_gets_a_lobby_table_an_alert_and_a_computer(api, phone, c
     # Computer players can be added by hand to a short lobby table, within the table size.
     yan, = seat_students(phone, code, ["Yan"])
     api("post", f"/api/classes/{code}/tables/{yan.table}/computer")
-    assert yan.pump()["actions"] == [{"type": "start"}]
+    assert yan.pump()["actions"] == [{"type": "start", "label": "Deal cards & start"}]
     for _ in range(2):
         api("post", f"/api/classes/{code}/tables/{yan.table}/computer")
     error_of(api("post", f"/api/classes/{code}/tables/{yan.table}/computer", status=409), "table_full")

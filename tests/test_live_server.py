@@ -36,7 +36,7 @@ def test_three_clients_play_a_war_game_to_the_end(server):
     try:
         for phone, name in zip(phones, ["Ana", "Ben", "Cara"]):
             phone.join(code, name)
-        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start"}])
+        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start", "label": "Deal cards & start"}])
         assert phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})["ok"]
         for phone in phones:
             phone.wait_for(lambda v: v["status"] == "playing")
@@ -63,7 +63,7 @@ def test_sigkill_mid_game_loses_nothing_and_phones_come_back(server):
     phones = [LivePhone(server.url) for _ in range(3)]
     try:
         seats = [phone.join(code, name)["seat"] for phone, name in zip(phones, ["Ana", "Ben", "Cara"])]
-        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start"}])
+        phones[0].wait_for(lambda v: len(v["players"]) == 3 and v["actions"] == [{"type": "start", "label": "Deal cards & start"}])
         phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})
         for phone in phones:
             phone.wait_for(lambda v: v["status"] == "playing")
@@ -135,7 +135,7 @@ def test_scaled_configuration_two_processes_share_postgres_and_redis(tmp_path, p
         for phone, name in zip(phones[:2], ["Ana", "Ben"]):
             phone.join(code, name)
         board.wait_for(lambda v: len(v["players"]) == 2)  # a join on process B reached the board on A
-        phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"] == [{"type": "start"}])
+        phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"] == [{"type": "start", "label": "Deal cards & start"}])
         assert phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})["ok"]
         for phone in phones[:2]:
             phone.wait_for(lambda v: v["status"] == "playing")

@@ -60,7 +60,7 @@ def test_start_is_offered_to_the_first_player_once_two_have_joined(phone, war_ta
     ana, = seated(phone, war_table.code, "Ana")
     assert ana.view["actions"] == []
     ben, = seated(phone, war_table.code, "Ben")
-    assert ana.pump()["actions"] == [{"type": "start"}]
+    assert ana.pump()["actions"] == [{"type": "start", "label": "Deal cards & start"}]
     assert ben.view["actions"] == []
     assert error_code(ben.act({"type": "start"})) == "not_your_turn"
 
@@ -165,14 +165,27 @@ def test_act_with_a_bad_payload_is_bad_request(phone, war_table, payload):
     assert ana.pump()["version"] == before
 
 
-def test_stale_version_gets_stale_and_the_fresh_view(phone, war_table):
+def test_an_order_free_reveal_from_an_old_version_counts_while_it_is_still_legal(phone, war_table):
     ana, ben = started(phone, war_table.code, "Ana", "Ben")
     old = ana.view["version"]
     assert ben.act({"type": "reveal"})["ok"]
-    ack = ana.send("act", {"version": old, "action": {"type": "reveal"}})
+    ack = ana.send("act", {"version": old, "action": {"type": "reveal"}})  # Ana had not seen Ben's reveal
+    assert ack["ok"] and ack["version"] == old + 2
+    # Once the battle is resolved a reveal from that old version is legal again, and
+    # counts in the new battle; once it is no longer legal, the old version is just stale.
+    assert ana.send("act", {"version": old, "action": {"type": "reveal"}})["ok"]
+    assert error_code(ana.send("act", {"version": old, "action": {"type": "reveal"}})) == "stale"
+    assert error_code(ana.act({"type": "reveal"})) == "not_your_turn"
+
+
+def test_a_stale_move_gets_the_fresh_view_with_the_error(phone, war_table):
+    ana, ben = seated(phone, war_table.code, "Ana", "Ben")
+    old = ana.pump()["version"]
+    cara, = seated(phone, war_table.code, "Cara")  # the lobby changed after Ana looked
+    ack = ana.send("act", {"version": old, "action": {"type": "start"}})
     assert error_code(ack) == "stale" and ack["version"] == old + 1
-    assert ana.view["version"] == old + 1  # the fresh view arrived with the error
-    assert ana.act({"type": "reveal"})["ok"]
+    assert ana.view["version"] == old + 1 and len(ana.view["players"]) == 3  # the fresh view came with it
+    assert ana.act({"type": "start"})["ok"]
 
 
 def test_a_seat_cannot_reveal_twice_or_play_illegal_actions(phone, war_table):
@@ -181,7 +194,7 @@ def test_a_seat_cannot_reveal_twice_or_play_illegal_actions(phone, war_table):
     assert error_code(ana.act({"type": "reveal"})) == "not_your_turn"
     assert error_code(ben.act({"type": "fly"})) == "illegal"
     assert error_code(ben.act({"type": "autoplay", "speed": 3})) == "illegal"
-    assert error_code(ben.act({"type": "end"})) == "forbidden"
+    assert error_code(ben.act({"type": "end"})) == "illegal"  # ending is the facilitator's, not a move
 
 
 def test_game_played_to_the_end_then_game_over(phone, war_table):

@@ -15,6 +15,7 @@ from sqlalchemy import text
 from app.accounts import Accounts
 from app.db import make_engine
 from app.engines import war
+from app.engines.contract import strip_label
 from app.tables import ServiceError, TableService
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -55,7 +56,7 @@ def play(service, code, seats, *, moves=None):
     while service.get(code).status == "playing" and (moves is None or done < moves):
         table = service.get(code)
         for seat in range(seats):
-            if war.bot(table.state, seat) is not None:
+            if {"type": "reveal"} in [strip_label(a) for a in war.actions(table.state, seat)]:
                 service.act(code, seat, table.version, {"type": "reveal"})
                 done += 1
                 break
@@ -90,29 +91,47 @@ def test_a_full_game_replays_exactly(service, facilitator_id):
     assert service.replay(table.code) == final.state
 
 
-def test_simultaneous_moves_on_one_version_one_wins_one_is_stale(service, facilitator_id):
-    table = service.create_table(facilitator_id, "war", {})
-    seat_players(service, table.code, ["Ana", "Ben", "Cara", "Dan"])
-    service.act(table.code, 0, 4, {"type": "start"})
-    version = service.get(table.code).version
-    barrier = threading.Barrier(4)
+def _at_once(count, work):
+    """Run work(i) for i in range(count) in threads released together; collect the outcomes."""
+    barrier = threading.Barrier(count)
     outcomes = []
 
-    def reveal(seat):
+    def run(i):
         barrier.wait()
         try:
-            outcomes.append(("ok", service.act(table.code, seat, version, {"type": "reveal"})))
+            outcomes.append(("ok", work(i)))
         except ServiceError as exc:
             outcomes.append((exc.code, None))
 
-    threads = [threading.Thread(target=reveal, args=(seat,)) for seat in range(4)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert sorted(code for code, _ in outcomes) == ["ok", "stale", "stale", "stale"]
-    assert service.get(table.code).version == version + 1
-    assert len(service.events(table.code)) == version + 1
+    return outcomes
+
+
+def test_simultaneous_reveals_from_one_version_are_all_accepted_in_one_battle(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben", "Cara", "Dan", "Eli", "Fay"])
+    service.act(table.code, 0, 6, {"type": "start"})
+    version = service.get(table.code).version
+    outcomes = _at_once(6, lambda seat: service.act(table.code, seat, version, {"type": "reveal"}))
+    assert [code for code, _ in outcomes] == ["ok"] * 6
+    after = service.get(table.code)
+    assert after.version == version + 6 and len(service.events(table.code)) == version + 6
+    assert after.state["battle"] >= 2 or after.state["stage"] > 0  # all six reveals made one battle
+    assert service.replay(table.code) == after.state
+
+
+def test_simultaneous_ordinary_actions_from_one_version_one_wins_one_is_stale(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    version = service.get(table.code).version
+    kinds = ["lock", "pause"]
+    outcomes = _at_once(2, lambda i: service.moderate(facilitator_id, table.code, version, {"type": "lock"}))
+    assert sorted(code for code, _ in outcomes) == ["ok", "stale"]
+    assert service.get(table.code).version == version + 1 and kinds
 
 
 def test_simultaneous_joins_never_overfill_or_duplicate(service, facilitator_id):
@@ -143,7 +162,10 @@ def test_an_illegal_or_stale_move_changes_nothing(service, facilitator_id):
     seat_players(service, table.code, ["Ana", "Ben"])
     service.act(table.code, 0, 2, {"type": "start"})
     before = service.get(table.code)
-    for seat, version, action, code in [(0, before.version - 1, {"type": "reveal"}, "stale"),
+    ben_revealed = service.act(table.code, 1, before.version, {"type": "reveal"})
+    before = service.get(table.code)
+    assert ben_revealed.version == before.version
+    for seat, version, action, code in [(1, before.version - 1, {"type": "reveal"}, "stale"),
                                         (0, before.version, {"type": "jump"}, "illegal"),
                                         (0, before.version, "reveal", "bad_request"),
                                         (5, before.version, {"type": "reveal"}, "forbidden")]:
@@ -158,8 +180,10 @@ def test_computer_seat_moves_through_the_same_path(service, facilitator_id):
     table = service.create_table(facilitator_id, "war", {})
     seat_players(service, table.code, ["Ana", "Ben"])
     service.act(table.code, 0, 2, {"type": "start"})
-    service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})
-    assert service.next_auto(table.code) == (1, 0.0)
-    version = service.auto_step(table.code, 1)
-    assert version == 5 and service.events(table.code)[-1].actor == "seat:1:auto"
-    assert service.next_auto(table.code) is None  # Ana has not revealed yet: nothing for the computer
+    kicked = service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})
+    row = service.get(table.code)
+    assert set(row.timers) == {"bot:1"} and row.next_due_at == kicked.next_due  # kept in the row
+    outcomes = service.fire_due(table.code)
+    assert [o.version for o in outcomes] == [5] and service.events(table.code)[-1].actor == "seat:1:auto"
+    assert service.get(table.code).timers == {}  # Ana has not revealed yet: nothing for the computer
+    assert service.fire_due(table.code) == []

@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
 
 from app import engines
 from app.netaddr import join_url
+from app.security import has_nul
 from app.tables import ServiceError
 
 bp = Blueprint("api", __name__)
@@ -39,6 +40,8 @@ def _body() -> dict:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise ServiceError("bad_request", "Send a JSON object.")
+    if has_nul(body):
+        raise ServiceError("bad_request", "Text cannot contain a NUL character.")
     return body
 
 
