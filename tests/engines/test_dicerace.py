@@ -13,7 +13,6 @@ import pytest
 
 from app.engines.contract import GameSpec, IllegalAction, Rng, entry_visible, strip_label
 from testgames import dicerace
-from testgames.dicerace import engine as dr
 
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 FAC, BOARD, SYSTEM = "facilitator", "board", "system"
