@@ -25,6 +25,10 @@ def create_app(overrides: dict | None = None):
     app.config.update(config_module.from_environment())
     app.config.update(overrides or {})
 
+    from app import engines
+    for module_name in app.config.get("GAME_MODULES", ()):  # games outside app/engines (e.g. tests')
+        engines.register(module_name)
+
     from app.accounts import Accounts
     from app.classes import ClassService
     from app.db import make_engine

@@ -9,6 +9,7 @@
 | ASYNC_MODE              | threading (python -m app: eventlet)   |
 | BOT_DELAY_SCALE         | 1.0 (0 makes computer moves instant)  |
 | SOCKET_RATE/SOCKET_BURST| 10 messages/s after a burst of 30     |
+| GAME_MODULES            | (none) extra game packages, comma-separated |
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def from_environment() -> dict:
         # Per-connection Socket.IO budget: a burst, then this many messages a second.
         "SOCKET_RATE": float(os.environ.get("SOCKET_RATE", "10")),
         "SOCKET_BURST": float(os.environ.get("SOCKET_BURST", "30")),
+        # Extra game packages by dotted name, comma-separated (games under app/engines/ need none).
+        "GAME_MODULES": [m for m in os.environ.get("GAME_MODULES", "").split(",") if m.strip()],
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
