@@ -60,6 +60,14 @@ def _minutes(seconds: float) -> str:
     return "1 minute" if minutes == 1 else f"{minutes} minutes"
 
 
+class Final(Exception):
+    """An error `_settle` must not retry, even a `stale` one."""
+
+    def __init__(self, error: ServiceError):
+        super().__init__(error.message)
+        self.error = error
+
+
 # ----------------------------------------------------------- per-game figures
 @dataclass
 class TableFacts:
@@ -275,10 +283,13 @@ class ClassService:
     @staticmethod
     def _settle(attempt, busy: str = "The class is very busy; please try again."):
         """Run `attempt` until it stops losing compare-and-swaps (`stale`) to simultaneous
-        changes, stepping aside briefly between tries; `attempt` re-reads what it needs."""
+        changes, stepping aside briefly between tries; `attempt` re-reads what it needs.
+        A `Final` error (say, the facilitator acted on an old view) is not retried."""
         for _ in range(RETRIES):
             try:
                 return attempt()
+            except Final as exc:
+                raise exc.error
             except ServiceError as exc:
                 if exc.code != "stale":
                     raise
@@ -561,7 +572,7 @@ class ClassService:
             if source["table"].status != "lobby":
                 raise ServiceError("illegal", "Students can only be moved before their table starts.")
             if version is not None and source["table"].version != version:
-                raise ServiceError("stale", "That table changed meanwhile; look at the overview again.")
+                raise Final(ServiceError("stale", "That table changed meanwhile; look at the overview again."))
             student = next((x for x in source["seats"] if x.seat_index == seat), None)
             if student is None or student.computer:
                 raise ServiceError("bad_request", "There is no student in that seat.")
@@ -583,7 +594,7 @@ class ClassService:
                                         class_version=klass.version)
             except ServiceError as exc:
                 if exc.code == "stale" and version is not None:  # the facilitator's view is out of date
-                    raise ServiceError("illegal", "That table changed meanwhile; look at the overview again.")
+                    raise Final(exc)
                 raise
             if size == seating.SOLO:
                 self._give_solo_computers(to_code, rule)

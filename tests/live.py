@@ -13,6 +13,8 @@ from pathlib import Path
 import requests
 import socketio
 
+from phones import accept
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -107,8 +109,9 @@ class LivePhone:
 
     def _on_view(self, payload):
         with self.updated:
-            if self.view is None or payload["version"] >= self.view["version"]:
-                self.view = payload
+            # As a phone does: a newer view of the same table, or any view of another
+            # table (a class may move a student), with the running log kept.
+            self.view = accept(self.view, payload)
             self.updated.notify_all()
 
     def _on_connect(self):

@@ -138,7 +138,7 @@ def test_solo_and_fill_with_computer(api, phone, tables):
 
 
 @pytest.mark.parametrize("body, words", [
-    ({"game": "chess"}, "chess"), ({"game": "wizard"}, "not yet playable"), ({}, "game"),
+    ({"game": "chess"}, "chess"), ({"game": "wizard"}, "wizard"), ({}, "game"),
     ({"game": "war", "table_size": 7}, "must be one of"), ({"game": "war", "table_size": 1}, "must be one of"),
     ({"game": "war", "table_size": "four"}, "must be one of"), ({"game": "war", "table_size": True}, "must be one of"),
     ({"game": "war", "options": {"mode": "nuclear"}}, "mode"), ({"game": "war", "options": "classic"}, "options"),
@@ -419,7 +419,7 @@ def test_dashboard_form_overview_page_and_class_board(app, phone, teacher, other
     client, csrf = logged_in(app)
     dashboard = client.get("/facilitator/").data.decode()
     assert "Run a class session" in dashboard and 'name="table_size"' in dashboard
-    assert "Solo: each student against a computer" in dashboard and dashboard.count("Coming soon") == 3
+    assert "Solo: each student against a computer" in dashboard
     assert client.post("/facilitator/classes", data={"game": "war", "table_size": "3"}).status_code == 400  # no CSRF
     bad = client.post("/facilitator/classes", data={"game": "war", "table_size": "9", "csrf": csrf})
     assert bad.status_code == 302 and classes.classes_of(teacher.id) == []
@@ -445,3 +445,32 @@ def test_dashboard_form_overview_page_and_class_board(app, phone, teacher, other
     # The overview socket room is the owner's only.
     outsider = phone(auth={"token": app.extensions["accounts"].issue_token(other_teacher.id)})
     error_of(outsider.send("watch", {"code": code, "role": "facilitator"}), "forbidden")
+
+
+# ------------------------------------------------------------ found by trying it
+def test_students_moved_by_balancing_see_and_play_their_new_table(api, phone, tables):
+    code = new_class(api, table_size=4)
+    students = seat_students(phone, code, [f"S{i:02d}" for i in range(13)])
+    api("post", f"/api/classes/{code}/start")
+    seated_at = {s["name"]: (t["code"], s["seat"]) for t in api("get", f"/api/classes/{code}")["tables"]
+                 for s in t["seats"]}
+    moved = [p for p in students if seated_at[p.name][0] != p.table]
+    assert len(moved) >= 2  # 13 at tables of 4 arrive as 4, 4, 4, 1 and start as 4, 3, 3, 3
+    for p in students:
+        table_code, seat = seated_at[p.name]
+        view = p.pump()
+        assert (view["code"], view["seat"], view["status"]) == (table_code, seat, "playing"), p.name
+        assert p.name in [x["name"] for x in view["players"]]
+    for p in moved:  # and their moves count at the new table
+        assert p.act({"type": "reveal"})["ok"]
+        assert tables.events(seated_at[p.name][0])[-1].actor == f"seat:{seated_at[p.name][1]}"
+
+
+def test_a_class_table_cannot_be_joined_with_its_own_code(api, phone):
+    code = new_class(api, table_size=2)
+    ana, = seat_students(phone, code, ["Ana"])
+    ben = phone()
+    message = error_of(ben.join(ana.table, "Ben"), "forbidden")
+    assert code in message  # told to use the class code instead
+    assert tables_of(api, code) == {ana.table: ["Ana"]}
+    assert seat_students(phone, code, ["Ben"])[0].table == ana.table  # through the class it works

@@ -147,3 +147,31 @@ def test_scaled_configuration_two_processes_share_postgres_and_redis(tmp_path, p
             phone.close()
         first.stop()
         second.stop()
+
+
+def test_students_moved_when_a_class_starts_get_their_new_tables_views(server):
+    server.add_facilitator()
+    server.start()
+    token = server.api_token()
+    headers = {"Authorization": f"Bearer {token}"}
+    made = requests.post(server.url + "/api/classes", json={"game": "war", "table_size": 4}, headers=headers,
+                         timeout=10)
+    code = made.json()["code"]
+    phones = [LivePhone(server.url) for _ in range(13)]
+    try:
+        joined = [p.join(code, f"S{i:02d}")["table"] for i, p in enumerate(phones)]
+        for p in phones:
+            p.wait_for(lambda v: v["status"] == "lobby")
+        assert requests.post(f"{server.url}/api/classes/{code}/start", headers=headers, timeout=30).ok
+        tables = requests.get(f"{server.url}/api/classes/{code}", headers=headers, timeout=10).json()["tables"]
+        seated = {s["name"]: t["code"] for t in tables for s in t["seats"]}
+        moved = [i for i in range(13) if seated[f"S{i:02d}"] != joined[i]]
+        assert len(moved) >= 2
+        for i, p in enumerate(phones):
+            view = p.wait_for(lambda v, want=seated[f"S{i:02d}"]: v["code"] == want and v["status"] == "playing")
+            assert f"S{i:02d}" in [x["name"] for x in view["players"]]
+        for i in moved:
+            assert phones[i].call("act", {"version": phones[i].view["version"], "action": {"type": "reveal"}})["ok"]
+    finally:
+        for p in phones:
+            p.close()

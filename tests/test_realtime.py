@@ -330,3 +330,15 @@ def test_guessing_codes_is_rate_limited(phone):
     p = phone()
     codes = [error_code(p.join(f"ZZZZZ{c}", "Ana")) for c in "23456789ABCDE"]
     assert codes[:10] == ["unknown_table"] * 10 and codes[-1] == "rate_limited"
+
+
+@pytest.mark.app_config(SOCKET_RATE=0.001, SOCKET_BURST=5.0)
+def test_reserved_event_names_cannot_be_sent_by_a_client(phone, war_table):
+    p = phone()
+    for _ in range(5):
+        assert p.send("watch", {"code": war_table.code})["ok"]
+    assert error_code(p.send("watch", {"code": war_table.code})) == "rate_limited"
+    p.client.emit("disconnect", {})  # an ordinary event with a reserved name...
+    p.client.emit("connect", {})
+    assert p.client.is_connected()
+    assert error_code(p.send("watch", {"code": war_table.code})) == "rate_limited"  # ...reset nothing

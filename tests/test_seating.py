@@ -5,10 +5,20 @@ import random
 
 import pytest
 
-from app import seating
+from app import engines, seating
 from app.seating import SOLO, SeatingError, Student, Table
 
-CASES = [(rule, size, fill) for rule in seating.RULES.values() for size in rule.choices() for fill in (False, True)]
+# Every seating shape a game can declare (tables of N with or without a solo
+# option, pairs), as pure data: seating knows no game, so these stand for any.
+SHAPES = {
+    "tables_with_solo": seating.SeatingRule("tables_with_solo", "Card battle", (2, 3, 4, 5, 6), 4, 2,
+                                            solo_computers=1, solo_label="Solo against a computer"),
+    "tables_with_demo": seating.SeatingRule("tables_with_demo", "Trainees", (2, 3, 4), 4, 2, solo_computers=1,
+                                            solo_label="Guided demo with a practice rival"),
+    "tables": seating.SeatingRule("tables", "Small tables", (2, 3, 4), 4, 2),
+    "pairs": seating.SeatingRule("pairs", "Duel", (2,), 2, 2),
+}
+CASES = [(rule, size, fill) for rule in SHAPES.values() for size in rule.choices() for fill in (False, True)]
 
 
 def case_id(case):
@@ -55,27 +65,28 @@ def check_plan(tables, plan, rule, size, fill, everyone):
 
 
 # ------------------------------------------------------------------ rules
-def test_every_game_has_a_rule_with_the_issues_sizes():
-    r = seating.RULES
-    assert set(r) == {"stormwar", "watercycle", "war", "wizard"}
-    assert r["stormwar"].choices() == [2, 3, 4, SOLO] and r["stormwar"].default == 4  # solo = the guided demo
-    assert r["watercycle"].choices() == [2, 3, 4] and r["watercycle"].default == 4
+def test_every_game_has_a_rule_from_its_spec():
+    engines.register("testgames.dicerace")
+    r = {key: seating.rule_for(key) for key in engines.keys()}
+    assert {"war", "dicerace"} <= set(r)
     assert r["war"].choices() == [2, 3, 4, 5, 6, SOLO] and r["war"].default == 4 and r["war"].solo_computers == 1
-    assert r["wizard"].choices() == [2] and r["wizard"].pairs
+    assert r["dicerace"].choices() == [2, 3, 4, SOLO] and r["dicerace"].default == 2
     assert all(rule.minimum == 2 for rule in r.values())
+    with pytest.raises(SeatingError, match="no class session"):
+        seating.rule_for("chess")
 
 
 @pytest.mark.parametrize("raw, expected", [(None, 4), ("", 4), (3, 3), ("5", 5), (" 6 ", 6), ("solo", SOLO),
                                            ("SOLO", SOLO)])
 def test_table_size_accepts_ints_digit_strings_and_solo(raw, expected):
-    assert seating.parse_table_size(seating.RULES["war"], raw) == expected
+    assert seating.parse_table_size(seating.rule_for("war"), raw) == expected
 
 
 @pytest.mark.parametrize("game, raw", [("war", 7), ("war", 1), ("war", True), ("war", "four"), ("war", 4.5),
-                                       ("watercycle", SOLO), ("wizard", 3), ("stormwar", 5), ("war", [4])])
+                                       ("war", 8), ("war", "0"), ("war", [4])])
 def test_table_size_refuses_what_the_game_cannot_seat(game, raw):
     with pytest.raises(SeatingError, match="must be one of"):
-        seating.parse_table_size(seating.RULES[game], raw)
+        seating.parse_table_size(seating.rule_for(game), raw)
 
 
 def test_unknown_game_has_no_rule():
@@ -85,7 +96,7 @@ def test_unknown_game_has_no_rule():
 
 # -------------------------------------------------------------- balancing
 def test_thirteen_students_at_tables_of_four_become_four_three_three_three():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, 4, 13)
     assert [len(t.students) for t in tables] == [4, 4, 4, 1]  # filled in order as they arrive
     plan = seating.balance(tables, rule, 4, fill=False)
@@ -117,7 +128,7 @@ def test_arrivals_fill_lobby_tables_in_order(case):
 
 
 def test_pairs_with_an_odd_student_play_the_computer():
-    rule = seating.RULES["wizard"]
+    rule = SHAPES["pairs"]
     for n in (1, 3, 5, 29):
         plan = seating.balance(arrive_all(rule, 2, n), rule, 2, fill=False)
         assert sorted(plan.sizes()) == [1] + [2] * (n // 2)
@@ -126,13 +137,13 @@ def test_pairs_with_an_odd_student_play_the_computer():
 
 
 def test_a_class_of_one_plays_a_computer_even_without_fill():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     plan = seating.balance(arrive_all(rule, 4, 1), rule, 4, fill=False)
     assert plan.sizes() == [1] and plan.computers == [1]
 
 
 def test_solo_seats_each_student_alone_with_one_computer_opponent():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, SOLO, 5)
     assert [(len(t.students), t.computers) for t in tables] == [(1, 1)] * 5
     plan = seating.balance(tables, rule, SOLO, fill=False)
@@ -140,14 +151,14 @@ def test_solo_seats_each_student_alone_with_one_computer_opponent():
 
 
 def test_balancing_already_even_tables_moves_nobody():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, 3, 12)
     assert seating.balance(tables, rule, 3, fill=False).moves == []
 
 
 # ----------------------------------------------------- late arrivals, moves
 def test_a_late_arrival_joins_a_lobby_table_with_room_or_a_new_one():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, 4, 6)  # 4 + 2
     assert seating.place(tables, rule, 4) == 1
     tables[1].locked = True  # e.g. the teacher locked it
@@ -159,14 +170,14 @@ def test_a_late_arrival_joins_a_lobby_table_with_room_or_a_new_one():
 
 
 def test_no_one_is_placed_where_a_computer_would_deal():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = [Table("A", [], computers=1, computer_first=True), Table("B", [Student("x")], computers=1,
                                                                         computer_first=True)]
     assert seating.place(tables, rule, 4) is None
 
 
 def test_moves_respect_sizes_and_moved_students_stay_when_balancing():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, 4, 10)  # 4, 4, 2
     with pytest.raises(SeatingError, match="full"):
         seating.move(tables, rule, 4, "s8", 0)
@@ -189,7 +200,7 @@ def test_moves_respect_sizes_and_moved_students_stay_when_balancing():
 
 
 def test_move_to_a_new_table_and_solo_tables_take_one_student():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, SOLO, 2)
     with pytest.raises(SeatingError, match="one student"):
         seating.move(tables, rule, SOLO, "s0", 1)
@@ -200,7 +211,7 @@ def test_move_to_a_new_table_and_solo_tables_take_one_student():
 
 
 def test_a_student_leaving_before_the_start_keeps_the_tables_consistent():
-    rule = seating.RULES["war"]
+    rule = seating.rule_for("war")
     tables = arrive_all(rule, 4, 9)  # 4, 4, 1
     seating.leave(tables, "s8")      # the only student of table 3 is removed in the lobby
     seating.leave(tables, "s1")
@@ -215,7 +226,7 @@ def test_a_student_leaving_before_the_start_keeps_the_tables_consistent():
 def test_random_lobbies_with_moves_leaves_and_locks_always_balance_validly():
     rng = random.Random(20240611)
     for trial in range(300):
-        rule = rng.choice(list(seating.RULES.values()))
+        rule = rng.choice(list(SHAPES.values()))
         size = rng.choice(rule.choices())
         fill = rng.random() < 0.5
         tables, everyone, k = [], [], 0
