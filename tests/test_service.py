@@ -187,3 +187,46 @@ def test_computer_seat_moves_through_the_same_path(service, facilitator_id):
     assert [o.version for o in outcomes] == [5] and service.events(table.code)[-1].actor == "seat:1:auto"
     assert service.get(table.code).timers == {}  # Ana has not revealed yet: nothing for the computer
     assert service.fire_due(table.code) == []
+
+
+def test_timers_live_in_the_row_survive_a_restart_and_fire_once_across_processes(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})  # the computer plays Ben
+    # Two more "processes" (services on the same database), started after the timer was set.
+    first, second = TableService(service.db, bot_delay_scale=0), TableService(service.db, bot_delay_scale=0)
+    assert [code for code, _due in second.due_tables()] == [table.code]
+    outcomes = _at_once(2, lambda i: (first, second)[i].fire_due(table.code))
+    fired = [o for _code, done in outcomes for o in done]
+    assert len(fired) == 1 and fired[0].version == 5  # fired once
+    assert [e.actor for e in service.events(table.code)][-1] == "seat:1:auto"
+    assert second.due_tables() == [] and service.replay(table.code) == service.get(table.code).state
+
+
+def test_pausing_freezes_the_timers_and_resuming_restarts_them(service, facilitator_id):
+    service.bot_delay_scale = 1.0
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})
+    service.moderate(facilitator_id, table.code, 4, {"type": "pause"})
+    paused = service.get(table.code)
+    assert paused.next_due_at is None and paused.timers["bot:1"]["due"] is None
+    assert 0 < paused.timers["bot:1"]["left"] <= 1.0
+    assert service.fire_due(table.code, now=paused.timers["bot:1"]["left"] + 10**10) == []
+    resumed = service.moderate(facilitator_id, table.code, 5, {"type": "resume"})
+    assert resumed.next_due is not None and service.get(table.code).timers["bot:1"]["due"] == resumed.next_due
+
+
+def test_replay_refuses_other_engine_or_data_versions(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    assert service.get(table.code).engine_version == war.GAME.version
+    with service.db.begin() as conn:
+        conn.execute(text("UPDATE game_table SET engine_version = 'war-classic-0' WHERE code = :c"),
+                     {"c": table.code})
+    with pytest.raises(ServiceError) as err:
+        service.replay(table.code)
+    assert "war-classic-0" in err.value.message and war.GAME.version in err.value.message

@@ -27,7 +27,7 @@ inside the game state, so (options, seats, seed, actions) reproduces a game.
 """
 from __future__ import annotations
 
-import copy
+import pickle
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -112,8 +112,10 @@ def entry_visible(entry: dict, viewer) -> bool:
 
 
 def clone(state: dict) -> dict:
-    """Engines work on a copy so a raised IllegalAction never mutates the input."""
-    return copy.deepcopy(state)
+    """Engines work on a copy so a raised IllegalAction never mutates the input.
+    A pickle round trip copies plain data exactly, about three times faster than
+    `copy.deepcopy` (engines copy their state on every move and view)."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 @dataclass(frozen=True)
