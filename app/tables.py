@@ -454,7 +454,14 @@ class TableService:
         since = live.changed_at.get(viewer)
         return since is not None and since <= version <= live.version
 
+    @staticmethod
+    def _catch_up(live: Live, version: int) -> None:
+        """A client that saw a later version than ours: another process wrote; reload."""
+        if version > live.version:
+            raise _Lost()
+
     def _act(self, live: Live, seat: int, version: int, action: dict) -> Outcome:
+        self._catch_up(live, version)
         if live.status == "ended":
             raise ServiceError("game_over", "This game has ended.")
         if live.status == "lobby":
@@ -654,6 +661,7 @@ class TableService:
         action = strip_label(action)
 
         def change(live: Live) -> Outcome:
+            self._catch_up(live, version)
             if live.facilitator_id != facilitator_id:
                 raise ServiceError("forbidden", "This table belongs to another facilitator.")
             if live.status == "ended":
@@ -901,6 +909,8 @@ class TableService:
     def start_now(self, code: str, *, expected_version: int | None = None, actor: str = "facilitator") -> Outcome:
         """Start a lobby table whose seats are final (class sessions)."""
         def change(live: Live) -> Outcome:
+            if expected_version is not None:
+                self._catch_up(live, expected_version)
             if live.status != "lobby":
                 raise ServiceError("illegal", "This table has already started.")
             if expected_version is not None and live.version != expected_version:

@@ -97,7 +97,7 @@ class LiveServer:
 class LivePhone:
     """A python-socketio client acting like a phone: it resumes its seat by itself on reconnect."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, auth: dict | None = None):
         self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1)
         self.view = None
         self.token = None
@@ -105,7 +105,7 @@ class LivePhone:
         self.updated = threading.Condition()
         self.sio.on("view", self._on_view)
         self.sio.on("connect", self._on_connect)
-        self.sio.connect(url, transports=["websocket"], wait_timeout=10)
+        self.sio.connect(url, transports=["websocket"], wait_timeout=10, auth=auth)
 
     def _on_view(self, payload):
         with self.updated:

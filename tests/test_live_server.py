@@ -1,6 +1,8 @@
 """The real server command (eventlet), real Socket.IO clients, and a SIGKILL."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 import requests
 
@@ -175,3 +177,88 @@ def test_students_moved_when_a_class_starts_get_their_new_tables_views(server):
     finally:
         for p in phones:
             p.close()
+
+
+def _at_once(calls):
+    """Run the given no-argument calls in threads released together; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i):
+        barrier.wait()
+        results[i] = calls[i]()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return results
+
+
+@pytest.mark.parametrize("scaled", [False, True], ids=["one-process-sqlite", "two-processes-postgres-redis"])
+def test_simultaneous_moves_on_the_real_server(tmp_path, request, scaled):
+    """Six phones reveal at the same instant: six acks, one battle. Six auto-play taps
+    racing reveals all take effect. Two ordinary (not order-free) actions from one
+    version: exactly one wins. With two processes the phones are split between them."""
+    import uuid
+
+    if scaled:
+        shared = {"DATABASE_URL": request.getfixturevalue("postgres_schema"),
+                  "SOCKETIO_MESSAGE_QUEUE": "redis://127.0.0.1:6379/0", "SECRET_KEY": "sim-" + uuid.uuid4().hex}
+        servers = [LiveServer(tmp_path / "a", **shared), LiveServer(tmp_path / "b", **shared)]
+    else:
+        servers = [LiveServer(tmp_path / "a")]
+    phones = clients = []
+    try:
+        servers[0].add_facilitator()
+        for srv in servers:
+            srv.start()
+        token = servers[0].api_token()
+        code = servers[0].create_table(token)
+        phones = [LivePhone(servers[i % len(servers)].url) for i in range(6)]
+        for i, phone in enumerate(phones):
+            phone.join(code, f"P{i}")
+        phones[0].wait_for(lambda v: len(v["players"]) == 6 and v["actions"])
+        ack = phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})
+        assert ack["ok"], ack
+        for phone in phones:
+            phone.wait_for(lambda v: v["status"] == "playing")
+        version = phones[0].view["version"]
+        acks = _at_once([lambda p=p: p.call("act", {"version": version, "action": {"type": "reveal"}})
+                         for p in phones])
+        assert [a["ok"] for a in acks] == [True] * 6, acks
+        assert sorted(a["version"] for a in acks) == list(range(version + 1, version + 7))
+        seen = phones[5].wait_for(lambda v: v["version"] >= version + 6)["view"]["public"]
+        assert seen["battle"] == 2 or seen["stage"] != "battle"  # one battle resolved (or it went to war)
+
+        facilitators = [LivePhone(srv.url, auth={"token": token}) for srv in servers] * (2 // len(servers))
+        clients = phones + facilitators
+        for fac in facilitators:
+            assert fac.call("watch", {"code": code, "role": "facilitator"})["ok"]
+        version = facilitators[0].call("watch", {"code": code, "role": "facilitator"})["version"]
+        acks = _at_once([lambda f=f, kind=kind: f.call("moderate", {"code": code, "version": version,
+                                                                    "action": {"type": kind}})
+                         for f, kind in zip(facilitators, ["lock", "pause"])])
+        assert sorted("ok" if a["ok"] else a["error"]["code"] for a in acks) == ["ok", "stale"], acks
+        if not acks[0]["ok"]:  # the pause won: resume, so the auto-play below can run
+            assert facilitators[1].call("moderate", {"code": code, "version": acks[1]["version"],
+                                                     "action": {"type": "resume"}})["ok"]
+
+
+        version = phones[0].view["version"]
+        calls = [lambda p=p: p.call("act", {"version": version, "action": {"type": "autoplay", "speed": 1}})
+                 for p in phones]
+        calls += [lambda p=p: p.call("act", {"version": version, "action": {"type": "reveal"}}) for p in phones[:3]]
+        acks = _at_once(calls)
+        assert all(a["ok"] for a in acks[:6]), acks[:6]  # every auto-play tap took effect...
+        assert all(a["ok"] or a["error"]["code"] in ("stale", "not_your_turn") for a in acks[6:]), acks[6:]
+        view = phones[0].wait_for(lambda v: all(p["autoplay"] == 1 or p["eliminated"]
+                                                for p in v["view"]["public"]["players"]))
+        assert view["version"] > version  # ...and the server plays on by itself
+
+    finally:
+        for client in {id(c): c for c in phones + clients}.values():
+            client.close()
+        for srv in servers:
+            srv.stop()
