@@ -122,6 +122,7 @@ class Live:
     # and the version at which its view last changed (see `_seen_current`).
     sent: dict = field(default_factory=dict)
     changed_at: dict = field(default_factory=dict)
+    reloaded: bool = False  # read from the database for the change being made now
 
     @property
     def spec(self):
@@ -439,6 +440,7 @@ class TableService:
                 if self._live.get(code) is not live:  # replaced while we waited for the lock
                     fresh = False
                     continue
+                live.reloaded = fresh
                 try:
                     return change(live)
                 except _Lost:
@@ -456,8 +458,11 @@ class TableService:
 
     @staticmethod
     def _catch_up(live: Live, version: int) -> None:
-        """A client that saw a later version than ours: another process wrote; reload."""
+        """A client that saw a later version than ours: another process wrote; reload
+        (a version later than the database's is just wrong)."""
         if version > live.version:
+            if live.reloaded:
+                raise ServiceError("stale", "That version of the table does not exist. Here it is now.")
             raise _Lost()
 
     def _act(self, live: Live, seat: int, version: int, action: dict) -> Outcome:
