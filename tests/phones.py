@@ -69,6 +69,18 @@ class Phone:
             self.client.disconnect()
 
 
+def seated(make_phone, code, *names):
+    """New phones (from the `phone` fixture), each joined under one of `names`."""
+    phones = []
+    for name in names:
+        p = make_phone()
+        ack = p.join(code, name)
+        assert ack["ok"], ack
+        p.name, p.token, p.seat, p.table = name, ack["token"], ack["seat"], ack["table"]
+        phones.append(p)
+    return phones
+
+
 def play_to_end(phones, limit=20000, idle_seconds=10.0):
     """Every phone reveals whenever it may, until the game ends. Returns the last view.
 

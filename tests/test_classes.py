@@ -7,6 +7,8 @@ import time
 from datetime import timedelta
 
 import pytest
+
+from phones import seated
 from sqlalchemy import update
 from sqlmodel import Session
 
@@ -47,14 +49,7 @@ def new_class(api, **body):
 
 
 def seat_students(phone, code, names):
-    phones = []
-    for name in names:
-        p = phone()
-        ack = p.join(code, name)
-        assert ack["ok"], ack
-        p.name, p.token, p.table = name, ack["token"], ack["table"]
-        phones.append(p)
-    return phones
+    return seated(phone, code, *names)
 
 
 def tables_of(api, code):

@@ -5,23 +5,12 @@ import json
 
 import pytest
 
-from phones import play_to_end
+from phones import play_to_end, seated
 
 
 @pytest.fixture
 def fac_phone(phone, teacher_token):
     return phone(auth={"token": teacher_token})
-
-
-def seated(phone, code, *names):
-    phones = []
-    for name in names:
-        p = phone()
-        ack = p.join(code, name)
-        assert ack["ok"], ack
-        p.token = ack["token"]
-        phones.append(p)
-    return phones
 
 
 def started(phone, code, *names):

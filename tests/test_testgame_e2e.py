@@ -18,6 +18,7 @@ import pytest
 
 from app.engines.contract import strip_label
 from conftest import make_app
+from phones import seated
 
 GAME = "dicerace"
 PRIVATE_LOG = {"roll", "lucky", "my_vote"}  # log kinds only their own seat may see
@@ -52,17 +53,6 @@ def new_table(api, **options) -> str:
     body = api("post", "/api/tables", {"game": GAME, "options": options} if options else {"game": GAME},
                status=201).get_json()
     return body["code"]
-
-
-def seated(phone, code, *names):
-    phones = []
-    for name in names:
-        p = phone()
-        ack = p.join(code, name)
-        assert ack["ok"], ack
-        p.name, p.token, p.seat, p.table = name, ack["token"], ack["seat"], ack["table"]
-        phones.append(p)
-    return phones
 
 
 def play_until_ended(phones, rng: random.Random, timeout: float = TIME_LIMIT) -> dict:
