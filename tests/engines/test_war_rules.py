@@ -654,9 +654,10 @@ def test_knock_out_rankings_never_depend_on_hidden_cards(decks, swapped, moves):
     state_a, log_a = act(rig(*decks), *moves)
     state_b, log_b = act(rig(*swapped), *moves)
     assert any(e.get("id") in ("war.elimination_tie_break", "war.simultaneous_elimination") for e in log_a)
-    # The swapped cards are still face down: nobody has seen them.
-    assert all(c.get("down") for c in war.view(state_a, "board")["public"]["committed"]
-               if c["seat"] in (0, 1) and "rank" not in c)
+    # The swapped cards still lie face down in the pot: nobody has seen them.
+    pot = war.view(state_a, "board")["public"]["committed"]
+    assert [c for c in pot if c["down"] and c["seat"] in (0, 1)] == \
+        [{"down": True, "seat": 0}, {"down": True, "seat": 1}]
     assert public_entries(log_a) == public_entries(log_b)
     assert war.result(state_a) == war.result(state_b)
     for viewer in ("board", 2):

@@ -97,6 +97,14 @@ def _copy_state(s: dict) -> dict:
     return out
 
 
+def _copy_last(last: dict | None) -> dict | None:
+    """A copy of the last resolution's summary (see `_summary`), for a view."""
+    if last is None:
+        return None
+    return {**last, "cards": [dict(c) for c in last["cards"]],
+            "deciding": [{"seat": d["seat"], "card": dict(d["card"])} for d in last["deciding"]]}
+
+
 def _rank(s: dict, cid: str) -> int:
     return cards.rank_of(s["faces"][cid])
 
@@ -707,7 +715,7 @@ def view(state: dict, viewer) -> dict:
         "committed": committed,
         "pot_count": len(s["pot"]),
         "carried": s["carried"],
-        "last": _copy(s["last"]),
+        "last": _copy_last(s["last"]),
         "sudden_death": (None if s["sudden"] is None else
                          {"reason": s["sudden"]["reason"], "battles_left": s["sudden"]["left"],
                           "first_battle": s["sudden"]["first_battle"]}),
