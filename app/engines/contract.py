@@ -15,7 +15,9 @@ functions over plain, JSON-serialisable data:
 and, optionally:
 
     finish(state) -> (state, log_entries)   the facilitator ended the game early
-    timers(state) -> [{"key", "after", "actor", "action"}]   deadlines (see Time)
+    timers(state) -> [{"key", "after", "actor", "action", "pace"?}]   deadlines (see Time):
+        `after` seconds from the change that first listed `key`; "pace": True marks
+        a playing pace (auto-play) rather than a deadline, scaled by BOT_DELAY_SCALE
 
 `viewer` is a seat index (int), "board" or "facilitator"; an `actor` is a
 seat, "facilitator" or "system" (a fired timer). `prompt` is

@@ -1,36 +1,50 @@
 """Generic property checks for any engine that follows the engine contract.
 
 `play_random_game` plays one game with uniformly random legal actions (taken
-from every seat's and the facilitator's `actions()`), checking on the way:
+from every seat's and the facilitator's `actions()`, plus the facilitator's
+`finish` when the package has one), checking on the way:
 
-* `apply` never mutates its input (on success or on a refused action);
+* every listed action carries a non-empty string "label", and `apply` accepts
+  it without the label (the platform strips labels with `strip_label`);
+* `apply` (and `finish`) never mutate their input, on success or refusal;
 * every state survives a JSON round trip unchanged;
-* every action listed by `actions()` is accepted by `apply`;
-* `view` works for every seat, the board and the facilitator, and is JSON;
+* `view` works for every seat, the board and the facilitator, is JSON, and
+  has exactly "public", "private" and "prompt", the prompt being
+  {"waiting_for": [seats], "text": str};
 * no id returned by `secret_ids(state, viewer)` appears in that viewer's view
   or in any log entry that viewer may see (entries whose `visible_to` leaves
   the viewer out are not visible to it), including entries from earlier steps;
+* `timers(state)` (when the package has it) lists well-formed timers whose
+  actions are on offer to their actor, and a timer's key never comes back
+  once the move it was waiting for has been made;
+* the bot (seeing only its seat) picks one of that seat's listed actions, or
+  None, and when `scramble` is given its choice does not change when
+  everything the seat cannot see is scrambled (`check_bot_privacy`, one seat
+  in turn on each full check);
+* the game's `GAME.figures` (when set) returns well-formed figures;
 * the game ends within `max_steps`, after which nobody has an action left;
-* replaying (options, seats, seed, recorded actions) gives the final state.
+* replaying (options, seats, seed, recorded moves) gives the final state.
 
 Moves are chosen uniformly at random unless a `choose(moves, rng)` policy is
 given (for example "lowest seat first", the way bots tap in turn).
 
 Cheap checks run on every step; the heavier ones (every listed action, every
-view) run every `full_every` steps and on the final state, so long games stay
-affordable. Pass `full_every=1` to run everything on every step.
+view, the bot) run every `full_every` steps and on the final state, so long
+games stay affordable. Pass `full_every=1` to run everything on every step.
 """
 from __future__ import annotations
 
 import json
+import numbers
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from app.engines.contract import IllegalAction, entry_visible
+from app.engines.contract import IllegalAction, entry_visible, strip_label
 
 FACILITATOR = "facilitator"
 BOARD = "board"
+FINISH = {"type": "__finish__"}   # in a history: the facilitator called engine.finish(state)
 
 
 @dataclass
@@ -38,8 +52,9 @@ class Played:
     """What a random game left behind."""
 
     state: dict
-    history: list = field(default_factory=list)   # [(actor, action), ...]
+    history: list = field(default_factory=list)   # [(actor, action), ...] (actions without labels)
     log: list = field(default_factory=list)       # every log entry, in order
+    states: list = field(default_factory=list)    # a sample of the states passed through
 
     @property
     def steps(self) -> int:
@@ -71,18 +86,30 @@ def viewers(n_seats: int) -> list:
 
 
 def legal_moves(engine, state: dict, n_seats: int, exclude: Iterable[str] = ()) -> list[tuple]:
-    """Every (actor, action) pair any seat or the facilitator may play now."""
+    """Every (actor, action) pair any seat or the facilitator may play now,
+    actions as listed (with labels), plus ("facilitator", FINISH) when the
+    package can `finish` a running game (exclude "finish" to leave it out)."""
     exclude = set(exclude)
-    return [(actor, action)
-            for actor in list(range(n_seats)) + [FACILITATOR]
-            for action in engine.actions(state, actor)
-            if action.get("type") not in exclude]
+    moves = [(actor, action)
+             for actor in list(range(n_seats)) + [FACILITATOR]
+             for action in engine.actions(state, actor)
+             if action.get("type") not in exclude]
+    if hasattr(engine, "finish") and "finish" not in exclude and engine.result(state) is None:
+        moves.append((FACILITATOR, FINISH))
+    return moves
+
+
+def play(engine, state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
+    """One move the way the platform makes it: labels stripped; FINISH calls finish."""
+    if action == FINISH:
+        return engine.finish(state)
+    return engine.apply(state, actor, strip_label(action))
 
 
 def replay(engine, options: dict, seats: list[str], seed, history: list[tuple]) -> dict:
     state = engine.new(options, seats, seed)
     for actor, action in history:
-        state, _ = engine.apply(state, actor, action)
+        state, _ = play(engine, state, actor, action)
     return state
 
 
@@ -91,44 +118,150 @@ def check_no_secrets(strings: set, secrets: set, where: str) -> None:
     assert not leaked, f"{where} shows secret ids {sorted(leaked)[:5]}"
 
 
+def check_prompt(seen: dict, viewer, n_seats: int) -> None:
+    prompt = seen["prompt"]
+    assert isinstance(prompt, dict) and set(prompt) == {"waiting_for", "text"}, \
+        f"view({viewer!r}) prompt is {prompt!r}"
+    assert isinstance(prompt["waiting_for"], list), f"view({viewer!r}) prompt waiting_for is not a list"
+    assert all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n_seats
+               for p in prompt["waiting_for"]), f"view({viewer!r}) waits for {prompt['waiting_for']!r}"
+    assert isinstance(prompt["text"], str) and prompt["text"].strip(), f"view({viewer!r}) prompt has no text"
+
+
 def check_views(engine, state: dict, n_seats: int, secret_ids: Callable | None) -> None:
     for viewer in viewers(n_seats):
         seen = engine.view(state, viewer)
-        assert set(seen) == {"public", "private"}, f"view({viewer!r}) keys are {sorted(seen)}"
+        assert set(seen) == {"public", "private", "prompt"}, f"view({viewer!r}) keys are {sorted(seen)}"
         assert json.loads(dumps(seen)) == seen, f"view({viewer!r}) is not plain JSON"
+        check_prompt(seen, viewer, n_seats)
         if viewer in (BOARD, FACILITATOR):
             assert seen["private"] == {}, f"{viewer} has private data"
         if secret_ids is not None:
             check_no_secrets(strings_in(seen), set(secret_ids(state, viewer)), f"view({viewer!r})")
 
 
+def check_labels(engine, state: dict, n_seats: int) -> None:
+    for actor in viewers(n_seats):
+        for action in engine.actions(state, actor):
+            text = action.get("label")
+            assert isinstance(text, str) and text.strip(), f"{action!r} for {actor!r} has no label"
+
+
 def check_listed_actions(engine, state: dict, n_seats: int) -> None:
-    """Every action on offer is accepted, and `apply` leaves its input alone."""
+    """Every action on offer is accepted without its label, and nothing
+    (`apply`, `finish`) changes its input."""
     before = dumps(state)
     assert engine.actions(state, BOARD) == [], "the board only shows the game"
+    check_labels(engine, state, n_seats)
     for actor, action in legal_moves(engine, state, n_seats):
         try:
-            engine.apply(state, actor, action)
+            new_state, _ = play(engine, state, actor, action)
         except IllegalAction as err:  # pragma: no cover - reported as a failure
             raise AssertionError(f"listed action {action!r} for {actor!r} refused: {err.code}: {err.message}")
+        if action == FINISH:
+            assert engine.result(new_state) is not None, "finish() left the game without a result"
+            for viewer in viewers(n_seats):
+                assert engine.actions(new_state, viewer) == [], f"{viewer!r} can act after finish()"
     # A refused action must not change anything either.
-    try:
-        engine.apply(state, FACILITATOR, {"type": "__not_an_action__"})
-    except IllegalAction:
-        pass
-    else:
-        raise AssertionError("apply accepted a made-up action type")
+    for actor in (FACILITATOR, 0):
+        try:
+            engine.apply(state, actor, {"type": "__not_an_action__"})
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError("apply accepted a made-up action type")
     assert dumps(state) == before, "apply mutated its input"
+
+
+def check_timers(engine, state: dict, n_seats: int) -> list[dict]:
+    """`timers(state)` is a list of {key, after, actor, action}, each action on offer."""
+    if not hasattr(engine, "timers"):
+        return []
+    listed = engine.timers(state)
+    assert isinstance(listed, list), "timers() must return a list"
+    keys = set()
+    for timer in listed:
+        assert isinstance(timer, dict) and set(timer) == {"key", "after", "actor", "action"}, timer
+        assert isinstance(timer["key"], str) and timer["key"], timer
+        assert timer["key"] not in keys, f"two timers share the key {timer['key']!r}"
+        keys.add(timer["key"])
+        after = timer["after"]
+        assert isinstance(after, numbers.Real) and not isinstance(after, bool) and after >= 0, timer
+        actor = timer["actor"]
+        assert actor == "system" or (isinstance(actor, int) and not isinstance(actor, bool)
+                                     and 0 <= actor < n_seats), timer
+        assert isinstance(timer["action"], dict) and "label" not in timer["action"], timer
+        if actor != "system":
+            offered = [strip_label(a) for a in engine.actions(state, actor)]
+            assert timer["action"] in offered, f"timer {timer!r} is not on offer to {actor!r}"
+    assert json.loads(dumps(listed)) == listed, "timers are not plain JSON"
+    return listed
+
+
+def check_bot_choice(engine, state: dict, seat: int, seed: int = 0):
+    """The bot, seeing only its seat, picks a listed action or None."""
+    offered = engine.actions(state, seat)
+    choice = engine.bot(engine.view(state, seat), offered, random.Random(seed))
+    if choice is not None:
+        assert strip_label(choice) in [strip_label(a) for a in offered], \
+            f"bot for seat {seat} chose {choice!r}, which is not on offer"
+    return None if choice is None else strip_label(choice)
+
+
+def check_bot_privacy(engine, state: dict, seat: int, scramble: Callable, *, tries: int = 3,
+                      seeds: Iterable[int] = (0, 1)) -> None:
+    """The bot's choice for `seat` depends only on what that seat may see.
+
+    `scramble(state, seat, rng) -> state` returns a copy of `state` with
+    everything `seat` cannot see permuted (other hands, deck order, the
+    generator state...). For each bot seed, the choice on a scrambled state
+    must equal the choice on the real one; the seat's view must be unchanged
+    too (otherwise the scramble touched something the seat can see, or the
+    view leaks it).
+    """
+    before = dumps(state)
+    seen = engine.view(state, seat)
+    offered = engine.actions(state, seat)
+    expected = {k: check_bot_choice(engine, state, seat, k) for k in seeds}
+    rng = random.Random(dumps([seat, state.get("rng")]))
+    for _ in range(tries):
+        other = scramble(state, seat, rng)
+        assert dumps(state) == before, "scramble() changed the state it was given"
+        assert engine.view(other, seat) == seen, f"the scramble changed what seat {seat} sees"
+        assert engine.actions(other, seat) == offered, f"the scramble changed seat {seat}'s actions"
+        for k, choice in expected.items():
+            got = engine.bot(engine.view(other, seat), engine.actions(other, seat), random.Random(k))
+            got = None if got is None else strip_label(got)
+            assert got == choice, (f"bot for seat {seat} chose {got!r} on a scrambled state "
+                                   f"but {choice!r} on the real one (seed {k})")
+
+
+def check_figures(engine, state: dict, n_seats: int, names: list[str]) -> None:
+    spec = getattr(engine, "GAME", None)
+    if spec is None or spec.figures is None:
+        return
+    table = {"public": engine.view(state, BOARD)["public"],
+             "players": [{"seat": p, "name": names[p], "computer": False, "connected": True}
+                         for p in range(n_seats)],
+             "result": engine.result(state)}
+    figures = spec.figures(table)
+    assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts"}, figures
+    assert json.loads(dumps(figures)) == figures, "figures are not plain JSON"
+    for alert in figures.get("alerts") or []:
+        assert {"kind", "level", "text"} <= set(alert), alert
 
 
 def play_random_game(engine, *, seats: list[str], seed, options: dict | None = None,
                      choice_seed=None, exclude: Iterable[str] = (), max_steps: int = 10_000,
                      secret_ids: Callable | None = None, invariant: Callable | None = None,
-                     full_every: int = 1, choose: Callable | None = None) -> Played:
+                     full_every: int = 1, choose: Callable | None = None,
+                     scramble: Callable | None = None, keep_states: int = 0) -> Played:
     """Play one random legal game, checking the contract on the way (see module doc).
 
     `invariant(state)` is an extra engine-specific check run on every state.
     `secret_ids(state, viewer)` returns the ids that viewer must not see now.
+    `scramble(state, seat, rng)` enables `check_bot_privacy` on full-check steps.
+    `keep_states` keeps about that many states, spread over the game, in `Played.states`.
     """
     n = len(seats)
     options = dict(options or {})
@@ -137,43 +270,73 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
     assert json.loads(dumps(state)) == state, "new() state is not plain JSON"
     played = Played(state)
     log_strings = {v: set() for v in viewers(n)}  # strings each viewer has seen in the log
+    spent_timers: set[str] = set()                 # keys of timers whose move has been made
 
     def check(state: dict, step: int, new_entries: list[dict]) -> None:
         if invariant is not None:
             invariant(state)
         full = step % full_every == 0 or engine.result(state) is not None
-        for viewer in viewers(n):
-            for entry in new_entries:
+        for entry in new_entries:
+            found = strings_in(entry)
+            for viewer in viewers(n):
                 if entry_visible(entry, viewer):
-                    strings_in(entry, log_strings[viewer])
+                    log_strings[viewer] |= found
+        for viewer in viewers(n):
             if secret_ids is not None and (full or new_entries):
                 where = f"log seen by {viewer!r} (step {step})"
                 check_no_secrets(log_strings[viewer], set(secret_ids(state, viewer)), where)
+        listed = check_timers(engine, state, n)
+        back = spent_timers & {t["key"] for t in listed}
+        assert not back, f"timer keys {sorted(back)} came back after their move was made (step {step})"
         if full:
             check_views(engine, state, n, secret_ids)
             check_listed_actions(engine, state, n)
+            check_figures(engine, state, n, seats)
+            for seat in range(n):
+                check_bot_choice(engine, state, seat)
+            if scramble is not None:   # one seat per check, in turn (a dedicated test does more)
+                check_bot_privacy(engine, state, step % n, scramble, tries=1, seeds=(0,))
+        else:
+            check_labels(engine, state, n)
 
     check(state, 0, [])
+    before = json.loads(dumps(state))   # a JSON copy: `apply` must leave `state` equal to it
     while engine.result(state) is None:
         assert played.steps < max_steps, f"game (seed {seed}) did not end within {max_steps} steps"
         moves = legal_moves(engine, state, n, exclude)
         assert moves, f"game (seed {seed}) is stuck: nobody can act but there is no result"
         actor, action = chooser.choice(moves) if choose is None else choose(moves, chooser)
-        before = dumps(state)
-        new_state, entries = engine.apply(state, actor, action)
-        assert dumps(state) == before, f"apply mutated its input at step {played.steps + 1}"
-        after = dumps(new_state)
-        assert json.loads(after) == new_state, "state does not survive a JSON round trip"
+        action = action if action == FINISH else strip_label(action)
+        timers_now = check_timers(engine, state, n) if hasattr(engine, "timers") else []
+        new_state, entries = play(engine, state, actor, action)
+        assert state == before, f"apply mutated its input at step {played.steps + 1}"
+        before = json.loads(dumps(new_state))
+        assert before == new_state, "state does not survive a JSON round trip"
         assert json.loads(dumps(entries)) == entries, "log entries are not plain JSON"
         for entry in entries:
             assert isinstance(entry.get("t"), str) and isinstance(entry.get("text"), str), entry
+        spent_timers.update(t["key"] for t in timers_now if t["actor"] == actor and t["action"] == action)
         played.history.append((actor, action))
         played.log.extend(entries)
         state = played.state = new_state
+        if keep_states and (played.steps % max(1, full_every) == 0):
+            played.states.append(state)
         check(state, played.steps, entries)
 
     for viewer in viewers(n):
         assert engine.actions(state, viewer) == [], f"{viewer!r} can still act after the end"
+    if hasattr(engine, "timers"):
+        assert engine.timers(state) == [], "timers are still listed after the end"
+    if hasattr(engine, "finish"):
+        try:
+            engine.finish(state)
+        except IllegalAction as err:
+            assert err.code == "game_over", err.code
+        else:
+            raise AssertionError("finish() accepted a game that is over")
     again = replay(engine, options, seats, seed, played.history)
     assert dumps(again) == dumps(state), f"replaying game (seed {seed}) gave a different state"
+    if keep_states and len(played.states) > keep_states:
+        step = len(played.states) / keep_states
+        played.states = [played.states[int(i * step)] for i in range(keep_states)]
     return played

@@ -1,22 +1,28 @@
 """Hundreds of seeded random War games, checked with the generic properties.
 
-Two kinds of game keep this fast but thorough:
-* short games where every action type is on offer (the facilitator may end
-  the game and seats toggle auto-play), checked completely on every step;
+Three kinds of game keep this fast but thorough:
+* short games where every move is on offer (the facilitator may `finish` the
+  game and seats toggle auto-play), checked completely on every step;
 * full games of reveals only, played to the end (knock-outs, wars, wars in
   wars), with cheap checks every step and the complete set every few steps;
 * a few games tapped always in seat order, as bots do: such games can loop,
   which exercises the repeat shuffle and sudden death.
+The bot-privacy property runs on the full checks of all of them and on many
+states sampled from further random games.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 from app.engines import war
+from app.engines.war import engine as E
 
-from .properties import play_random_game
+from app.engines.contract import strip_label
+
+from .properties import check_bot_choice, check_bot_privacy, play_random_game
 
 NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
 
@@ -26,6 +32,27 @@ def secret_ids(state: dict, viewer) -> set:
     hidden = {cid for deck in state["decks"] for cid in deck}
     hidden.update(item["id"] for item in state["pot"] if item["down"])
     return hidden
+
+
+def scramble(state: dict, seat: int, rng: random.Random) -> dict:
+    """Everything `seat` cannot see, permuted: the other players' cards shuffled
+    among their decks (each keeps its size), the seat's own deck order, the
+    face-down cards in the pot, and the engine's generator."""
+    s = E._copy(state)
+    others = [p for p in range(len(s["decks"])) if p != seat]
+    pool = [cid for p in others for cid in s["decks"][p]]
+    rng.shuffle(pool)
+    for p in others:
+        size = len(s["decks"][p])
+        s["decks"][p], pool = pool[:size], pool[size:]
+    rng.shuffle(s["decks"][seat])
+    down = [i for i, item in enumerate(s["pot"]) if item["down"]]
+    ids = [s["pot"][i]["id"] for i in down]
+    rng.shuffle(ids)
+    for i, cid in zip(down, ids):
+        s["pot"][i]["id"] = cid
+    s["rng"] = rng.getrandbits(64)
+    return s
 
 
 def cards_conserved(state: dict) -> None:
@@ -47,14 +74,16 @@ def check_result(state: dict, n: int) -> dict:
 
 def play(seed: int, n: int, **kwargs):
     return play_random_game(war, seats=NAMES[:n], seed=seed, options={"mode": "classic"},
-                            secret_ids=secret_ids, invariant=cards_conserved, **kwargs)
+                            secret_ids=secret_ids, invariant=cards_conserved, scramble=scramble, **kwargs)
 
 
 @pytest.mark.parametrize("n", range(2, 7))
-def test_short_games_with_every_action_fully_checked(n):
-    for seed in range(40):
+def test_short_games_with_every_move_fully_checked(n):
+    reasons = Counter()
+    for seed in range(25):
         played = play(1000 * n + seed, n, full_every=1, max_steps=2_000)
-        check_result(played.state, n)
+        reasons[check_result(played.state, n)["reason"]] += 1
+    assert reasons["ended_by_facilitator"] > 0
 
 
 @pytest.mark.parametrize("n", range(2, 7))
@@ -64,7 +93,7 @@ def test_full_games_of_reveals_end_properly(n):
     for seed in range(8):
         # A battle takes at most one reveal per seat and war stage; sudden death
         # caps a game at 5,020 battles.
-        played = play(seed * 7 + n, n, exclude=("end", "autoplay"), full_every=97,
+        played = play(seed * 7 + n, n, exclude=("finish", "autoplay"), full_every=211,
                       max_steps=5_020 * n * 8)
         res = check_result(played.state, n)
         reasons[res["reason"]] += 1
@@ -74,6 +103,8 @@ def test_full_games_of_reveals_end_properly(n):
     assert kinds["tie"] > 0 and kinds["war"] > 0 and kinds["out"] >= 8 * (n - 1)
     assert kinds["war.commitment_order_is_tap_order"] == 8
     assert reasons["elimination"] + reasons["simultaneous_elimination"] + reasons["sudden_death"] == 8
+    # Every log kind is one the package declares (a debrief filters on them).
+    assert {k for k in kinds if not k.startswith("war.")} <= set(E.LOG_KINDS)
 
 
 def lowest_seat_first(moves, rng):
@@ -82,15 +113,56 @@ def lowest_seat_first(moves, rng):
 
 def test_games_in_seat_order_reach_the_stalemate_backstops():
     # These (seats, seed) pairs loop when tapped in seat order: the first
-    # repeat shuffles, and in the 4-seat game a second repeat starts sudden death.
+    # repeat shuffles, and in the 3-seat game a second repeat starts sudden death.
     seen = Counter()
-    for n, seed in [(2, 7), (3, 24), (4, 20)]:
-        played = play(seed, n, exclude=("end", "autoplay"), full_every=211,
+    loops = []
+    for n, seed in [(2, 7), (3, 6), (4, 20)]:
+        played = play(seed, n, exclude=("finish", "autoplay"), full_every=307,
                       max_steps=5_020 * n * 8, choose=lowest_seat_first)
         state = played.state
         res = check_result(state, n)
         seen.update(entry["id"] for entry in played.log if entry["t"] == "ruling")
+        loops += [entry["loop"] for entry in played.log if entry.get("id") == "war.repeat_detection"]
         if res["reason"] == "sudden_death":
             assert state["battle"] == state["sudden"]["first_battle"] + 19
     assert seen["war.repeat_shuffle"] == 3
     assert seen["war.sudden_death"] == 2       # its start and its end
+    assert loops == [52, 52, 52, 52]
+
+
+def sample_states(n: int, seed: int, every: int, max_steps: int) -> list[dict]:
+    """States from one random game (any seat's move, auto-play included), one
+    every `every` steps, and the last."""
+    rng = random.Random(seed)
+    state = war.new({"mode": "classic"}, NAMES[:n], seed)
+    states = []
+    for step in range(max_steps):
+        if war.result(state) is not None:
+            break
+        if step % every == 0:
+            states.append(state)
+        moves = [(p, a) for p in range(n) for a in war.actions(state, p)]
+        reveals = [m for m in moves if m[1]["type"] == "reveal"]
+        actor, action = rng.choice(reveals if reveals and rng.random() < 0.9 else moves)
+        state, _ = war.apply(state, actor, strip_label(action))
+    return states + [state]
+
+
+def test_the_bot_sees_only_its_own_seat():
+    # Many states from random games, every seat, several bot seeds and scrambles.
+    checked = Counter()
+    for n in range(2, 7):
+        for seed in range(3):
+            for state in sample_states(n, 500 + 10 * n + seed, every=7, max_steps=40 * 7):
+                for seat in range(n):
+                    check_bot_privacy(war, state, seat, scramble, tries=2, seeds=range(3))
+                    checked[check_bot_choice(war, state, seat) is not None] += 1
+    assert checked[True] > 300 and checked[False] > 300
+
+
+def test_scramble_really_moves_hidden_cards():
+    state = war.new({"mode": "classic"}, NAMES[:3], 9)
+    other = scramble(state, 0, random.Random(1))
+    assert other["decks"][1:] != state["decks"][1:] and other["rng"] != state["rng"]
+    assert sorted(other["decks"][0]) == sorted(state["decks"][0])
+    assert [len(d) for d in other["decks"]] == [len(d) for d in state["decks"]]

@@ -1,49 +1,47 @@
-"""TEMPORARY adapter (replaced by the war-package branch)."""
-from ..contract import GameSpec, Seating, UI, label, prompt as _prompt
-from . import engine as _e
-from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, TITLE, VERSION, new, result)
-from .rulings import RULINGS
+"""War (Classic mode) as one game package: the `GAME` spec and the engine
+contract's functions (see app/engines/contract.py and engine.py)."""
+from ..contract import UI, GameSpec, Seating
+from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, TITLE, VERSION, actions, apply, bot,
+                     finish, new, result, timers, view)
+from .figures import figures
+from .rulings import RULINGS, RULINGS_VERSION
 
+GAME = GameSpec(
+    key=KEY,
+    title=TITLE,
+    blurb=BLURB,
+    version=VERSION,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    seating=Seating(sizes=(2, 3, 4, 5, 6), default=4, minimum=2, solo_computers=1,
+                    solo_label="Solo: each student against a computer"),
+    options=tuple(OPTIONS),
+    presets={"classic": {"mode": "classic"}},
+    order_free=frozenset({"reveal", "autoplay"}),
+    bot_levels=("standard",),
+    data_versions={"rulings.json": RULINGS_VERSION},
+    rulings=tuple(RULINGS),
+    figures=figures,
+    # Log kinds worth a line in a debrief: the platform's own (start, kick,
+    # pause, lock, end) and War's wars, knock-outs, carried pots, shuffles,
+    # sudden death and the end of the game.
+    key_moments=frozenset({"start", "kick", "pause", "lock", "end", "war", "out", "carry",
+                           "shuffle", "sudden_death", "game_over"}),
+    discussion=(
+        "Did anyone make a choice that changed who won? What does that tell you about "
+        "chance and skill in War?",
+        "Before the first card was turned, could you have predicted the winner? "
+        "What would you need to know?",
+        "Some games of War go round in circles. Why can the same cards come back in "
+        "the same order, and what did our game do about it?",
+        "When two cards tie, a war puts more cards at stake. Did wars make the game "
+        "fairer, faster or just more exciting?",
+        "If you could change one rule (how ties work, where won cards go, when the "
+        "game ends), what would you change and what do you think would happen?",
+    ),
+    start_label="Deal cards & start",
+    ui=UI(phone="games/war/war.js", board="games/war/war.js", facilitator=None,
+          stylesheet="games/war/war.css"),
+)
 
-def actions(state, viewer):
-    if viewer == "facilitator":
-        return []
-    return [label(a, a["type"]) for a in _e.actions(state, viewer)]
-
-
-def apply(state, actor, action):
-    action = {k: v for k, v in action.items() if k != "label"}
-    if action.get("type") == "end":
-        raise _e.IllegalAction("illegal", "no")
-    return _e.apply(state, actor, action)
-
-
-def finish(state):
-    return _e.apply(state, "facilitator", {"type": "end"})
-
-
-def view(state, viewer):
-    v = _e.view(state, viewer)
-    w = v["public"]["waiting_for"]
-    v["prompt"] = _prompt(w, "reveal")
-    return v
-
-
-def bot(view, actions, rng):
-    return next((a for a in actions if a["type"] == "reveal"), None)
-
-
-def timers(state):
-    return [{"key": f"auto:{s}:{state['battle']}:{state['stage']}:{len(state['taps'])}", "after": d, "actor": s,
-             "action": {"type": "reveal"}, "pace": True} for s, d in _e.pending_auto(state)]
-
-
-def _figures(table):
-    return {}
-
-
-GAME = GameSpec(key="war", title="War", blurb=BLURB, version=VERSION, min_seats=2, max_seats=6,
-                seating=Seating((2, 3, 4, 5, 6), 4, 2, 1, "Solo: each student against a computer"),
-                options=tuple(OPTIONS), order_free=frozenset({"reveal", "autoplay"}), rulings=tuple(RULINGS),
-                figures=_figures, start_label="Deal cards & start",
-                ui=UI(phone="games/war/war.js", board="games/war/war.js"))
+__all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers"]

@@ -5,6 +5,17 @@ any order; the last tap resolves the battle inside the same `apply`. Ties
 start a war stage among the tied players only, and so on until someone takes
 the pot (or, in rare knock-out cases, the pot carries over or the game ends).
 
+The functions of the engine contract (app/engines/contract.py):
+
+    new(options, seats, seed) -> state
+    actions(state, viewer) -> [labelled action, ...]
+    apply(state, actor, action) -> (state, log)     action without its label
+    view(state, viewer) -> {"public", "private", "prompt"}
+    bot(view, actions, rng) -> action | None        sees only its own seat
+    result(state) -> None | {winners, ranking, scores, reason}
+    finish(state) -> (state, log)                   the teacher ends the game
+    timers(state) -> [{key, after, actor, action}]  auto-play reveals
+
 State is plain JSON. Seats are list indices; cards are opaque ids whose faces
 sit in `state["faces"]`; decks list ids top first. See `_initial_state` for
 the full shape.
@@ -13,13 +24,13 @@ from __future__ import annotations
 
 import hashlib
 
-from ..contract import IllegalAction, Option, Rng, clone, log, resolve_options
+from ..contract import IllegalAction, Option, Rng, label, log, prompt, resolve_options, strip_label
 from . import cards
 from .rulings import rule
 
 KEY = "war"
 TITLE = "War"
-VERSION = "war-classic-1"
+VERSION = "war-classic-2"
 MIN_SEATS = 2
 MAX_SEATS = 6
 BLURB = "The classic card battle: everyone flips a card, the highest takes them all, and ties mean war."
@@ -28,6 +39,10 @@ OPTIONS = [
            help="Classic plays the pure rules: reveal, highest card wins, ties go to war."),
 ]
 
+# Every log entry kind War emits ("ruling" entries carry a catalogue id).
+LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
+             "sudden_death", "end", "game_over")
+
 FACILITATOR = "facilitator"
 BOARD = "board"
 SPEEDS = (0, 1, 2, 4)                   # 0 = auto-play off
@@ -35,6 +50,13 @@ AUTO_DELAY = {1: 1.2, 2: 0.6, 4: 0.3}   # seconds between automatic reveals
 WAR_DOWN = 3                            # face-down cards per war stage
 BATTLE_LIMIT = 5000                     # battles before sudden death starts
 SUDDEN_DEATH_BATTLES = 20
+# Repeat detection remembers up to REPEAT_WINDOW battle-start positions: half
+# the battle limit, so any loop short enough to come round twice before the
+# limit is caught the first time it comes back. Each position is a 48-bit
+# fingerprint (12 hex digits): at most ~30 kB in the state, and the chance of
+# a false repeat in a whole game is below one in ten million.
+REPEAT_WINDOW = BATTLE_LIMIT // 2
+_FP = 12
 
 
 # --------------------------------------------------------------------------
@@ -42,6 +64,45 @@ SUDDEN_DEATH_BATTLES = 20
 
 def _fail(code: str, message: str):
     raise IllegalAction(code, message)
+
+
+def _copy(x):
+    """A deep copy of plain JSON data."""
+    if isinstance(x, dict):
+        return {k: _copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy(v) for v in x]
+    return x
+
+
+def _copy_state(s: dict) -> dict:
+    """A deep copy of a War state, field by field (see `_initial_state`).
+
+    Every reveal copies the state (the engine never mutates its input), so
+    this is written out for speed; a test checks that it shares nothing
+    mutable with the original but `last` and `result`, which the engine only
+    ever replaces whole (and `view` and `result` hand out copies of).
+    """
+    out = dict(s)
+    out["options"] = dict(s["options"])
+    for key in ("names", "participants", "taps", "showing", "last_up", "wins", "autoplay", "noted"):
+        out[key] = list(s[key])
+    out["faces"] = dict(s["faces"])
+    out["decks"] = [list(d) for d in s["decks"]]
+    out["pot"] = [dict(item) for item in s["pot"]]
+    out["spent"] = [list(x) for x in s["spent"]]
+    out["out"] = [None if o is None else dict(o) for o in s["out"]]
+    out["cycle"] = dict(s["cycle"])
+    out["sudden"] = None if s["sudden"] is None else dict(s["sudden"])
+    return out
+
+
+def _copy_last(last: dict | None) -> dict | None:
+    """A copy of the last resolution's summary (see `_summary`), for a view."""
+    if last is None:
+        return None
+    return {**last, "cards": [dict(c) for c in last["cards"]],
+            "deciding": [{"seat": d["seat"], "card": dict(d["card"])} for d in last["deciding"]]}
 
 
 def _rank(s: dict, cid: str) -> int:
@@ -54,7 +115,13 @@ def _name(s: dict, seat: int) -> str:
 
 def _names(s: dict, seats: list[int]) -> str:
     """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
-    names = [_name(s, p) for p in seats]
+    return join_names([_name(s, p) for p in seats])
+
+
+def join_names(names: list[str]) -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara' ('' for nobody)."""
+    if not names:
+        return ""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -75,12 +142,14 @@ def _is_seat(s: dict, who) -> bool:
     return isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(s["names"])
 
 
-def _seat_of(s: dict, actor) -> int | str:
-    """Validate who is acting: a seat index or the facilitator."""
-    if actor == FACILITATOR or _is_seat(s, actor):
+def _seat_of(s: dict, actor) -> int:
+    """Validate who is acting: only a seat plays (the teacher ends a game with `finish`)."""
+    if _is_seat(s, actor):
         return actor
     if actor == BOARD:
         _fail("forbidden", "The board only shows the game; it cannot make moves.")
+    if actor == FACILITATOR:
+        _fail("forbidden", "The facilitator cannot play for a player.")
     _fail("forbidden", "That player is not at this table.")
 
 
@@ -133,13 +202,15 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
         "pot": [],                  # {"id", "seat", "down"} in commitment order
         "carried": 0,               # how many pot cards came over from earlier battles
         "showing": [None] * n,      # each seat's latest face-up card in this battle
-        "spent": [[0, 0] for _ in seats],  # [cards, rank total] put in this battle
+        "spent": [[0, 0] for _ in seats],  # [cards, face-up rank total] put in this battle
         "last_up": [0] * n,         # rank of each seat's final face-up reveal
         "wins": [0] * n,            # battles won
-        "out": [None] * n,          # once knocked out: {"moment", "battle", "cards", "value"}
+        "out": [None] * n,          # once knocked out: {"moment", "battle", "cards", "shown"}
         "moment": 0,                # counts knock-out moments (later = ranks higher)
         "autoplay": [0] * n,        # auto-play speed per seat (0 = off)
-        "cycle": {"mark": None, "power": 1, "lam": 0, "repeats": 0},
+        # Repeat detection: `seen` concatenates the fingerprints of consecutive
+        # battle-start positions, the first of them at battle `first`.
+        "cycle": {"seen": "", "first": 1, "repeats": 0},
         "sudden": None,             # {"reason", "first_battle", "left"} during sudden death
         "noted": [],                # once-per-game rulings already logged
         "last": None,               # summary of the last resolution
@@ -153,16 +224,25 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
 # What each viewer may do
 
 def actions(state: dict, viewer) -> list[dict]:
+    """A seat's moves, each with a label. The facilitator has none in War (the
+    platform's own moderation and `finish` cover it); the board never acts."""
     if state["status"] != "playing":
         return []
-    if viewer == FACILITATOR:
-        return [{"type": "end"}]
     if not _is_seat(state, viewer) or _is_out(state, viewer):
         return []
     listed = []
     if viewer in _waiting(state):
-        listed.append({"type": "reveal"})
-    listed += [{"type": "autoplay", "speed": sp} for sp in SPEEDS if sp != state["autoplay"][viewer]]
+        text = "Reveal your card" if state["stage"] == 0 else \
+            "Reveal your card (three go face down first)"
+        listed.append(label({"type": "reveal"}, text))
+    current = state["autoplay"][viewer]
+    for sp in SPEEDS:
+        if sp == current:
+            continue
+        text = ("Turn auto-play off" if sp == 0 else
+                f"Turn auto-play on (speed {sp})" if current == 0 else
+                f"Switch auto-play to speed {sp}")
+        listed.append(label({"type": "autoplay", "speed": sp}, text))
     return listed
 
 
@@ -171,7 +251,7 @@ def _check_payload(action) -> str:
     if not isinstance(action, dict) or "type" not in action:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
-    fields = {"reveal": {"type"}, "end": {"type"}, "autoplay": {"type", "speed"}}
+    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}}
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
@@ -184,20 +264,17 @@ def _check_payload(action) -> str:
 
 
 def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
+    """One seat's move. The platform strips labels first; a labelled action
+    (as listed by `actions`) is accepted too."""
     seat = _seat_of(state, actor)
     if state["status"] != "playing":
         _fail("game_over", "The game is over.")
+    if isinstance(action, dict) and isinstance(action.get("label"), str):
+        action = strip_label(action)
     kind = _check_payload(action)
-    if kind == "end":
-        if seat != FACILITATOR:
-            _fail("forbidden", "Only the facilitator can end the game.")
-        s = clone(state)
-        return s, _end_by_facilitator(s)
-    if seat == FACILITATOR:
-        _fail("forbidden", "The facilitator cannot play for a player.")
     if _is_out(state, seat):
         _fail("not_your_turn", "You are out of this game.")
-    s = clone(state)
+    s = _copy_state(state)
     if kind == "autoplay":
         return s, _set_autoplay(s, seat, action["speed"])
     return s, _reveal(s, seat)
@@ -216,10 +293,16 @@ def _set_autoplay(s: dict, seat: int, speed: int) -> list[dict]:
 # Revealing and resolving
 
 def _commit(s: dict, seat: int, cid: str, down: bool) -> None:
-    """Move a card into the pot, remembering who put it in and how."""
+    """Move a card into the pot, remembering who put it in and how.
+
+    `spent` counts every card but adds up face-up ranks only: it breaks ties
+    between players knocked out together, and a face-down card may still be
+    hidden when that ranking is announced.
+    """
     s["pot"].append({"id": cid, "seat": seat, "down": down})
     s["spent"][seat][0] += 1
-    s["spent"][seat][1] += _rank(s, cid)
+    if not down:
+        s["spent"][seat][1] += _rank(s, cid)
 
 
 def _reveal(s: dict, seat: int) -> list[dict]:
@@ -383,18 +466,21 @@ def _start_battle(s: dict) -> list[dict]:
 
 def _mark_out(s: dict, seats: list[int]) -> None:
     """Knock these seats out together, at one new moment, remembering what
-    they put into this battle (it breaks ties between them later)."""
+    they visibly put into this battle (it breaks ties between them later)."""
     s["moment"] += 1
     for p in seats:
         s["out"][p] = {"moment": s["moment"], "battle": s["battle"],
-                       "cards": s["spent"][p][0], "value": s["spent"][p][1]}
+                       "cards": s["spent"][p][0], "shown": s["spent"][p][1]}
+    # A knocked-out seat holds no cards from now on, so no later position can
+    # repeat an earlier one: forget them.
+    s["cycle"]["seen"] = ""
 
 
 def _knock_out(s: dict, seats: list[int]) -> list[dict]:
     _mark_out(s, seats)
     if len(seats) >= 2:
         return [rule("war.elimination_tie_break", battle=s["battle"], seats=list(seats),
-                     ranking=_order_out(s, seats))]
+                     ranking=_order_out(s, seats), tied=_tied_out(s, seats))]
     return []
 
 
@@ -408,7 +494,7 @@ def _everyone_out(s: dict, tied: list[int]) -> list[dict]:
     s["last"] = _summary(s, None)
     entries.append(rule("war.simultaneous_elimination", battle=s["battle"], seats=seats,
                         committed=[s["spent"][p][0] for p in seats],
-                        ranking=_order_out(s, seats)))
+                        ranking=_order_out(s, seats), tied=_tied_out(s, seats)))
     return entries + _end_game(s, "simultaneous_elimination")
 
 
@@ -416,31 +502,47 @@ def _everyone_out(s: dict, tied: list[int]) -> list[dict]:
 # Repeats and sudden death (the rule sheet's stalemate backstop)
 
 def _position(s: dict) -> str:
-    """A short fingerprint of the ranks in every deck (and any carried pot)."""
+    """A fixed-width fingerprint (_FP hex digits) of the ranks in every deck
+    and in any carried pot: what decides the rest of the game."""
     faces = s["faces"]
     parts = ["".join(faces[c][0] for c in deck) for deck in s["decks"]]
     parts.append("".join(faces[item["id"]][0] for item in s["pot"]))
-    return hashlib.blake2b("|".join(parts).encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=_FP // 2).hexdigest()
+
+
+def _seen_at(seen: str, here: str) -> int | None:
+    """Where `here` sits among the fixed-width fingerprints in `seen`, if anywhere."""
+    i = seen.find(here)
+    while i != -1 and i % _FP:
+        i = seen.find(here, i + 1)
+    return None if i == -1 else i // _FP
 
 
 def _watch_for_repeats(s: dict) -> list[dict]:
-    """Brent's cycle detection over battle-start positions.
+    """Remember every battle-start position since the last shuffle or knock-out
+    (at most REPEAT_WINDOW of them, the oldest forgotten first), so a loop is
+    spotted the first time it comes back round.
 
-    Only one checkpoint is kept: it moves to the current position whenever the
-    number of battles since it reaches a doubling power, so any loop is found
-    within a few turns of it without storing past positions.
+    The fingerprints are kept as one string: cheap to copy with the state.
     """
     if s["sudden"] is not None:
         return []
     cyc = s["cycle"]
     here = _position(s)
-    if here != cyc["mark"]:
-        cyc["lam"] += 1
-        if cyc["mark"] is None or cyc["lam"] >= cyc["power"]:
-            cyc["mark"], cyc["power"], cyc["lam"] = here, cyc["power"] * 2, 0
+    if not cyc["seen"]:
+        cyc["seen"], cyc["first"] = here, s["battle"]
         return []
+    at = _seen_at(cyc["seen"], here)
+    if at is None:
+        cyc["seen"] += here
+        if len(cyc["seen"]) > REPEAT_WINDOW * _FP:
+            cyc["seen"] = cyc["seen"][_FP:]
+            cyc["first"] += 1
+        return []
+    since = cyc["first"] + at
     cyc["repeats"] += 1
-    entries = [rule("war.repeat_detection", battle=s["battle"], repeat=cyc["repeats"])]
+    entries = [rule("war.repeat_detection", battle=s["battle"], repeat=cyc["repeats"],
+                    since=since, loop=s["battle"] - since)]
     if cyc["repeats"] == 1:
         rng = Rng(s["rng"])
         for deck in s["decks"]:
@@ -451,7 +553,7 @@ def _watch_for_repeats(s: dict) -> list[dict]:
         entries.append(log("shuffle", "The game is going round in circles, so every player's deck is shuffled.",
                            battle=s["battle"]))
         # Start watching afresh from the shuffled position.
-        cyc["mark"], cyc["power"], cyc["lam"] = _position(s), 1, 0
+        cyc["seen"], cyc["first"] = _position(s), s["battle"]
         return entries
     return entries + _start_sudden_death(s, "repeat")
 
@@ -459,6 +561,7 @@ def _watch_for_repeats(s: dict) -> list[dict]:
 def _start_sudden_death(s: dict, reason: str) -> list[dict]:
     first = s["battle"] + (1 if reason == "limit" else 0)
     s["sudden"] = {"reason": reason, "first_battle": first, "left": SUDDEN_DEATH_BATTLES}
+    s["cycle"]["seen"] = ""   # no more repeat checks
     why = "the game keeps repeating" if reason == "repeat" else f"{BATTLE_LIMIT:,} battles have been played"
     return [rule("war.sudden_death", battle=s["battle"], phase="start", reason=reason,
                  battles=SUDDEN_DEATH_BATTLES),
@@ -470,19 +573,30 @@ def _start_sudden_death(s: dict, reason: str) -> list[dict]:
 # Ending and ranking
 
 def _timed_key(s: dict, seat: int) -> tuple:
-    """Tie-break for players still in: cards, rank total, battle wins, final reveal."""
+    """Tie-break for players still in (the rule sheet's timed order): cards,
+    rank total, battle wins, final reveal. Used only when the game ends."""
     deck = s["decks"][seat]
     return (len(deck), sum(_rank(s, c) for c in deck), s["wins"][seat], s["last_up"][seat])
 
 
 def _out_key(s: dict, seat: int) -> tuple:
-    """The same order for knocked-out players, over the cards they put into their last battle."""
+    """The order for knocked-out players, from public facts only: cards put
+    into their last battle, the ranks of their face-up cards in it, battle
+    wins, final face-up card. Face-down cards never count: they may be hidden."""
     out = s["out"][seat]
-    return (out["cards"], out["value"], s["wins"][seat], s["last_up"][seat])
+    return (out["cards"], out["shown"], s["wins"][seat], s["last_up"][seat])
 
 
 def _order_out(s: dict, seats: list[int]) -> list[int]:
     return sorted(seats, key=lambda p: (tuple(-x for x in _out_key(s, p)), p))
+
+
+def _tied_out(s: dict, seats: list[int]) -> list[list[int]]:
+    """Groups of these seats that the tie-break order cannot separate."""
+    groups: dict[tuple, list[int]] = {}
+    for p in _order_out(s, seats):
+        groups.setdefault(_out_key(s, p), []).append(p)
+    return [g for g in groups.values() if len(g) > 1]
 
 
 def _standing(s: dict, seat: int) -> tuple:
@@ -502,33 +616,71 @@ def _compute_result(s: dict, reason: str) -> dict:
             "scores": [len(d) for d in s["decks"]], "reason": reason}
 
 
+def _win_text(s: dict, winners: list[int]) -> str:
+    if len(winners) == 1:
+        return f"{_name(s, winners[0])} wins the game!"
+    return f"{_names(s, winners)} share the win!"
+
+
 def _end_game(s: dict, reason: str) -> list[dict]:
     s["status"] = "ended"
     s["participants"], s["taps"] = [], []
     res = s["result"] = _compute_result(s, reason)
-    if len(res["winners"]) == 1:
-        text = f"{_name(s, res['winners'][0])} wins the game!"
-    else:
-        text = f"{_names(s, res['winners'])} share the win!"
-    return [log("game_over", text, battle=s["battle"], reason=reason,
+    return [log("game_over", _win_text(s, res["winners"]), battle=s["battle"], reason=reason,
                 winners=res["winners"], ranking=res["ranking"])]
 
 
 def _end_by_facilitator(s: dict) -> list[dict]:
     active = _active(s)
-    entries = [log("end", "The facilitator ends the game.", battle=s["battle"]),
+    entries = [log("end", "The teacher ends the game.", battle=s["battle"]),
                rule("war.facilitator_end", battle=s["battle"], seats=active,
                     cards=[len(s["decks"][p]) for p in active], pot=len(s["pot"]))]
     return entries + _end_game(s, "ended_by_facilitator")
 
 
+def finish(state: dict) -> tuple[dict, list[dict]]:
+    """The teacher ends the game now: players still in are ranked by the timed
+    tie-break order, and the result's reason is "ended_by_facilitator"."""
+    if state["status"] != "playing":
+        _fail("game_over", "The game is over.")
+    s = _copy_state(state)
+    return s, _end_by_facilitator(s)
+
+
 def result(state: dict) -> dict | None:
     """Set once, when the game ends (a copy, so callers cannot change the state)."""
-    return clone(state["result"])
+    return _copy(state["result"])
 
 
 # --------------------------------------------------------------------------
-# Views, bot and auto-play
+# Views, prompts, the bot and auto-play
+
+def _prompt(s: dict, viewer) -> dict:
+    """Who the game waits for and, for this viewer, what is asked, in words."""
+    if s["status"] != "playing":
+        winners = (s["result"] or {}).get("winners") or []
+        if _is_seat(s, viewer) and viewer in winners:
+            text = "Game over: you win!" if len(winners) == 1 else \
+                f"Game over: you share the win with {_names(s, [p for p in winners if p != viewer])}!"
+        elif winners:
+            text = "Game over: " + _win_text(s, winners)
+        else:
+            text = "Game over."
+        return prompt([], text)
+    waiting = _waiting(s)
+    war = s["stage"] > 0
+    if _is_seat(s, viewer) and _is_out(s, viewer):
+        return prompt(waiting, "You are out of the game")
+    if _is_seat(s, viewer) and viewer in waiting:
+        speed = s["autoplay"][viewer]
+        text = ("War! Tap your deck: three cards go face down and one face up" if war
+                else "Tap your deck to reveal")
+        if speed:
+            text += f" (auto-play will reveal for you at speed {speed})"
+        return prompt(waiting, text)
+    text = f"Waiting for {_names(s, waiting)} to reveal" if waiting else "Waiting for the next battle"
+    return prompt(waiting, ("War! " if war else "") + text)
+
 
 def view(state: dict, viewer) -> dict:
     if viewer not in (BOARD, FACILITATOR) and not _is_seat(state, viewer):
@@ -552,6 +704,7 @@ def view(state: dict, viewer) -> dict:
                      "eliminated": _is_out(s, p), "autoplay": s["autoplay"][p],
                      "wins": s["wins"][p]}
                     for p in range(len(s["names"]))],
+        "deck_size": len(s["faces"]),
         "battle": s["battle"],
         "stage": "battle" if s["stage"] == 0 else s["stage"],
         "participants": list(s["participants"]),
@@ -562,14 +715,14 @@ def view(state: dict, viewer) -> dict:
         "committed": committed,
         "pot_count": len(s["pot"]),
         "carried": s["carried"],
-        "last": clone(s["last"]),
+        "last": _copy_last(s["last"]),
         "sudden_death": (None if s["sudden"] is None else
                          {"reason": s["sudden"]["reason"], "battles_left": s["sudden"]["left"],
                           "first_battle": s["sudden"]["first_battle"]}),
-        "result": clone(s["result"]),
+        "result": _copy(s["result"]),
     }
-    if not isinstance(viewer, int):
-        return {"public": public, "private": {}}
+    if not _is_seat(s, viewer):
+        return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
         "seat": viewer,
         "name": s["names"][viewer],
@@ -580,19 +733,30 @@ def view(state: dict, viewer) -> dict:
         "waiting": viewer in waiting,
         "autoplay": s["autoplay"][viewer],
     }
-    return {"public": public, "private": private}
+    return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
 
-def bot(state: dict, seat: int) -> dict | None:
-    """The computer player just reveals whenever it is asked to."""
-    seen = view(state, seat)
-    if seen["public"]["status"] == "playing" and seen["private"]["waiting"]:
-        return {"type": "reveal"}
+def bot(view: dict, actions: list[dict], rng) -> dict | None:
+    """The computer player reveals whenever it is asked to, and does nothing
+    else (it never touches auto-play). It sees only its own seat's view and
+    actions; War leaves it no choice, so `rng` goes unused."""
+    for action in actions:
+        if action.get("type") == "reveal":
+            return action
     return None
 
 
-def pending_auto(state: dict) -> list[list]:
-    """[[seat, delay_seconds]] for auto-playing seats that owe a reveal now."""
+def timers(state: dict) -> list[dict]:
+    """One timer per auto-playing seat that owes a reveal now.
+
+    `after` is the seat's auto-play delay in seconds, counted from the change
+    that listed the timer. The key names the seat, the battle, the war stage
+    and the speed, so every new reveal owed (or a change of speed) gets a key
+    of its own; a timer whose key is no longer listed is no longer due.
+    """
     if state["status"] != "playing":
         return []
-    return [[p, AUTO_DELAY[state["autoplay"][p]]] for p in _waiting(state) if state["autoplay"][p]]
+    return [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
+             "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
+             "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
+            for p in _waiting(state) if state["autoplay"][p]]

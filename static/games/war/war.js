@@ -1,0 +1,164 @@
+// War: the board and the phone draw the same public view; the phone adds the
+// player's own deck button and auto-play controls. Every control is one of the
+// payload's `actions`, shown with its `label` and sent as listed.
+//
+// payload: {code, game, version, status, seat, view: {public, private, prompt},
+//           actions, log (only the entries new since the last view), players}
+// ctx:     {role: "player" | "board" | "facilitator", act(action), log() -> the
+//           accumulated log}
+import { h, preserveFocus, replace } from "/static/js/dom.js";
+import * as shared from "/static/js/table.js";
+
+const RED = new Set(["♥", "♦"]);
+
+function card(c, extra = "") {
+  if (!c || c.down) {
+    return h("span", { class: "playing-card down " + extra, role: "img", "aria-label": "face-down card" }, "WAR");
+  }
+  return h("span", { class: "playing-card" + (RED.has(c.suit) ? " red" : "") + (extra ? " " + extra : ""), role: "img", "aria-label": c.name },
+    h("span", { "aria-hidden": "true" }, c.label), h("span", { class: "suit", "aria-hidden": "true" }, c.suit));
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function nameOf(pub, seat) {
+  const p = pub.players.find((x) => x.seat === seat);
+  return p ? p.name : `Seat ${seat + 1}`;
+}
+
+function stageText(pub) {
+  if (pub.result) return "Game over";
+  const sd = pub.sudden_death ? ` · Sudden death: ${pub.sudden_death.battles_left} battle(s) left` : "";
+  if (pub.stage === "battle") return `Battle ${pub.battle}${sd}`;
+  return `War! Level ${pub.stage} — battle ${pub.battle}${sd}`;
+}
+
+function seats(pub, you) {
+  const showing = new Map(pub.showing.map((x) => [x.seat, x.card]));
+  return h("ul", { class: "war-seats", role: "list", "aria-label": "Players" },
+    pub.players.map((p) => {
+      const waiting = pub.waiting_for.includes(p.seat);
+      const shown = showing.get(p.seat);
+      return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : ""), dataset: { seat: p.seat } },
+        h("h3", {}, p.name, p.seat === you ? h("span", { class: "badge" }, "you") : null),
+        h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")),
+        shown ? card(shown) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—"),
+        p.autoplay ? h("span", { class: "badge" }, `auto ${p.autoplay}×`) : null);
+    }));
+}
+
+function pot(pub) {
+  if (!pub.committed.length) return null;
+  return h("section", { class: "card", "aria-label": "Pot" },
+    h("h2", { class: "small-heading" }, `Pot: ${plural(pub.pot_count, "card")}`),
+    h("div", {}, pub.committed.map((c) => card(c))));
+}
+
+function last(pub) {
+  const l = pub.last;
+  if (!l) return null;
+  const head = l.winner === null
+    ? `Battle ${l.battle}: nobody won; ${l.count} card(s) stay in the pot.`
+    : `Battle ${l.battle}: ${nameOf(pub, l.winner)} won ${plural(l.count, "card")}.`;
+  return h("section", { class: "card last-battle", "aria-label": "Last battle" },
+    h("h2", { class: "small-heading" }, head),
+    h("div", {}, l.deciding.map((d) => h("span", { class: "deciding" },
+      h("span", { class: "visually-hidden" }, `${nameOf(pub, d.seat)}: `),
+      card(d.card, d.seat === l.winner ? "winner" : ""),
+      h("span", { class: "muted" }, nameOf(pub, d.seat))))));
+}
+
+function result(pub) {
+  const r = pub.result;
+  if (!r) return null;
+  const winners = r.winners.map((s) => nameOf(pub, s)).join(" and ");
+  return h("section", { class: "card result", "aria-label": "Result" },
+    h("h2", {}, r.winners.length === 1 ? `${winners} wins the game!` : `Shared win: ${winners}`),
+    h("ol", {}, r.ranking.map((s) => h("li", {}, `${nameOf(pub, s)} — ${r.scores[s]} card(s)`))));
+}
+
+// The listed actions of one kind (`speed` picks one auto-play action).
+function listed(payload, type, speed) {
+  return payload.actions.find((a) => a.type === type && (speed === undefined || a.speed === speed));
+}
+
+// A toggles auto-play (off, or on at speed 1); Alt+1/2/4 pick a speed.
+function shortcut(action, current) {
+  if (action.speed === 0) return "A";
+  if (action.speed === 1 && !current) return "A Alt+1";
+  return `Alt+${action.speed}`;
+}
+
+function controls(payload, ctx) {
+  const pub = payload.view.public;
+  const mine = payload.view.private;
+  const reveal = listed(payload, "reveal");
+  const deck = h("button", {
+    type: "button", class: "deck-button", disabled: !reveal, dataset: { focusKey: "deck" },
+    "aria-keyshortcuts": "Space Enter", onclick: () => reveal && ctx.act(reveal),
+  }, h("span", {}, reveal ? reveal.label
+    : mine.eliminated ? "You are out of the game" : pub.result ? "Game over" : "Waiting for the others…"),
+  h("small", {}, mine.eliminated || pub.result ? "" : plural(mine.cards, "card") + " in your deck"));
+  const autoActions = payload.actions.filter((a) => a.type === "autoplay");
+  const autoRow = !autoActions.length ? null : h("div", { class: "button-row war-auto", role: "group", "aria-label": "Auto-play" },
+    h("span", { class: "war-auto-state" }, mine.autoplay ? `Auto-play is on (speed ${mine.autoplay})` : "Auto-play is off"),
+    autoActions.map((a) => h("button", {
+      type: "button", class: "small", dataset: { focusKey: `auto${a.speed}` },
+      "aria-keyshortcuts": shortcut(a, mine.autoplay),
+      onclick: () => ctx.act(a),
+    }, a.label)));
+  const inPlay = mine.in_play && mine.in_play.length
+    ? h("p", {}, "Your cards in play: ", mine.in_play.map((c) => card(c))) : null;
+  const keys = payload.actions.length
+    ? h("p", { class: "muted" }, "Keys: Space or Enter reveals · A toggles auto-play · Alt+1/2/4 speed") : null;
+  return h("section", { class: "card", "aria-label": "Your deck" }, deck, inPlay, autoRow, keys);
+}
+
+function logSection(entries, limit) {
+  if (shared.logList) return shared.logList(entries, limit);
+  const recent = entries.slice(-limit).reverse();
+  return h("section", { class: "log", "aria-label": "Game log" },
+    h("h2", { class: "small-heading" }, "What happened (newest first)"),
+    h("ul", { class: "log-list", role: "list" }, recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
+}
+
+export function render(root, payload, ctx) {
+  const pub = payload.view.public;
+  const you = payload.seat;
+  const player = ctx.role === "player";
+  // payload.log holds only the entries new since the last view; ctx.log() has them all.
+  const entries = typeof ctx.log === "function" ? ctx.log() : (payload.log || []);
+  preserveFocus(root, () => replace(root, h("div", { class: "war-game" },
+    h("p", { class: "status-line" }, stageText(pub)),
+    h("p", { class: "hint", "aria-live": "polite" }, pub.result && !player ? "" : payload.view.prompt.text),
+    result(pub),
+    player ? controls(payload, ctx) : null,
+    seats(pub, you),
+    pot(pub),
+    last(pub),
+    logSection(entries, player ? 8 : 10),
+    !player && payload.players && shared.playerList ? shared.playerList(payload.players) : null)));
+}
+
+export function onKey(event, payload, ctx) {
+  const mine = payload.view.private || {};
+  if ((event.key === " " || event.key === "Enter") && !event.altKey) {
+    if (event.target.closest("button")) return false; // a focused button handles its own key
+    const reveal = listed(payload, "reveal");
+    if (reveal) ctx.act(reveal);
+    return Boolean(reveal);
+  }
+  if (event.altKey && ["1", "2", "4"].includes(event.key)) {
+    const action = listed(payload, "autoplay", Number(event.key));
+    if (action) ctx.act(action);
+    return true;
+  }
+  if ((event.key === "a" || event.key === "A") && !event.altKey && !event.ctrlKey && !event.metaKey) {
+    const action = listed(payload, "autoplay", mine.autoplay ? 0 : 1);
+    if (action) ctx.act(action);
+    return true;
+  }
+  return false;
+}
