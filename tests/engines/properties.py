@@ -181,7 +181,9 @@ def check_timers(engine, state: dict, n_seats: int) -> list[dict]:
     assert isinstance(listed, list), "timers() must return a list"
     keys = set()
     for timer in listed:
-        assert isinstance(timer, dict) and set(timer) == {"key", "after", "actor", "action"}, timer
+        assert isinstance(timer, dict) and {"key", "after", "actor", "action"} <= set(timer) \
+            <= {"key", "after", "actor", "action", "pace"}, timer
+        assert isinstance(timer.get("pace", False), bool), timer
         assert isinstance(timer["key"], str) and timer["key"], timer
         assert timer["key"] not in keys, f"two timers share the key {timer['key']!r}"
         keys.add(timer["key"])

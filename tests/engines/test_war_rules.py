@@ -501,7 +501,7 @@ def test_labels_follow_the_situation():
 
 def timer(seat, battle, stage, speed):
     return {"key": f"auto:{seat}:{battle}:{stage}:{speed}", "after": E.AUTO_DELAY[speed],
-            "actor": seat, "action": REVEAL}
+            "actor": seat, "action": REVEAL, "pace": True}
 
 
 def test_autoplay_actions_and_timers():

@@ -1,0 +1,48 @@
+"""The engine property harness and the bot-privacy property, run on every registered game.
+
+A game registers itself by being a package (app/engines/<key>/, or another
+package named in GAME_MODULES, like the test game under tests/testgames/). To
+be checked here it must also say, below, what its seats may not see: the ids
+that must never reach another viewer (`secret_ids`) and how to permute
+everything a seat cannot see (`scramble`). A registered game without that
+fails `test_every_registered_game_is_checked`, so no game slips through.
+"""
+from __future__ import annotations
+
+import pytest
+
+from app import engines
+
+from . import test_dicerace, test_war_properties
+from .properties import play_random_game
+
+engines.register("testgames.dicerace")
+
+NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
+
+
+def _dicerace_scramble(state, seat, rng):
+    return test_dicerace.hidden_from(state, seat, rng=rng)
+
+
+# What each game hides, for the generic checks: {key: (secret_ids or None, scramble, options)}.
+HIDDEN = {
+    "war": (test_war_properties.secret_ids, test_war_properties.scramble, {}),
+    "dicerace": (None, _dicerace_scramble, {"goal": 10}),
+}
+
+
+def test_every_registered_game_is_checked():
+    assert set(engines.keys()) <= set(HIDDEN), "say what a new game hides in HIDDEN, so it is checked"
+
+
+@pytest.mark.parametrize("key", sorted(HIDDEN))
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_keep_the_contract_and_bots_see_only_their_seat(key, seed):
+    engine = engines.get(key)
+    secret_ids, scramble, options = HIDDEN[key]
+    spec = engine.GAME
+    for n in range(spec.min_seats, spec.max_seats + 1):
+        played = play_random_game(engine, seats=NAMES[:n], seed=1000 * seed + n, options=options,
+                                  secret_ids=secret_ids, scramble=scramble, full_every=7, max_steps=5_000)
+        assert engine.result(played.state) is not None and played.steps > 0
