@@ -20,10 +20,10 @@ therefore migrate once; the second finds the database at head.
 """
 from __future__ import annotations
 
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-import tempfile
 from pathlib import Path
 from typing import Iterator
 
