@@ -1,4 +1,5 @@
-"""`flask --app app facilitator add NAME --password PW` and friends."""
+"""`flask --app app facilitator add NAME --password PW` and friends;
+`flask --app app db upgrade|current|revision` for the schema migrations."""
 from __future__ import annotations
 
 import click
@@ -23,5 +24,43 @@ def add_facilitator(name: str, password: str) -> None:
     click.echo(f"Facilitator {fac.name!r} created. Log in at /facilitator/login.")
 
 
+db_cli = AppGroup("db", help="Database schema migrations (the app also upgrades at every start).")
+
+
+@db_cli.command("upgrade")
+def upgrade_db() -> None:
+    """Bring the database to the newest schema revision."""
+    from app.db import migration_at_start
+    from app.migrations import upgrade
+
+    engine = current_app.extensions["db"]
+    outcome = upgrade(engine)
+    at_start = migration_at_start(engine)
+    if outcome.action == "current" and at_start is not None:
+        outcome = at_start  # loading the app for this command has just migrated: say what it did
+    click.echo(outcome.describe())
+
+
+@db_cli.command("current")
+def current_db() -> None:
+    """Print the database's schema revision."""
+    from app.migrations import head, revision_of
+
+    revision = revision_of(current_app.extensions["db"])
+    click.echo(f"{revision} (head)" if revision == head() else f"{revision} (head is {head()})")
+
+
+@db_cli.command("revision")
+@click.option("-m", "--message", required=True, help="What the revision changes, e.g. 'seat colour'.")
+def new_revision_db(message: str) -> None:
+    """For developers: write the next revision from what app/models.py adds."""
+    from app.migrations import new_revision
+
+    path = new_revision(message)
+    click.echo(f"Wrote {path}. Review it (data to backfill? server defaults for NOT NULL columns?), "
+               "then run the tests in tests/test_migrations.py.")
+
+
 def register(app) -> None:
     app.cli.add_command(facilitator_cli)
+    app.cli.add_command(db_cli)

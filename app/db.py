@@ -1,15 +1,24 @@
-"""Database engine set-up: SQLite under instance/ by default, PostgreSQL when scaled."""
+"""Database engine set-up: SQLite under instance/ by default, PostgreSQL when scaled.
+
+`make_engine` also brings the schema up to date (app/migrations): every process
+that opens the database migrates it first, safely even when several start at once.
+"""
 from __future__ import annotations
 
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from sqlalchemy import event
-from sqlmodel import SQLModel, create_engine
+from sqlmodel import create_engine
 
 from app import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from app.migrations import Outcome, upgrade
+
+# What the migration at start did, per engine (`flask db upgrade` reports it).
+_started: WeakKeyDictionary = WeakKeyDictionary()
 
 
-def make_engine(url: str):
+def make_engine(url: str, *, migrate: bool = True):
     if url.startswith("sqlite"):
         path = url.split(":///", 1)[-1]
         if path and path != ":memory:":
@@ -30,5 +39,12 @@ def make_engine(url: str):
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url[len("postgresql://"):]
         engine = create_engine(url, pool_pre_ping=True)
-    SQLModel.metadata.create_all(engine)
+    if migrate:
+        _started[engine] = upgrade(engine)
     return engine
+
+
+def migration_at_start(engine) -> Outcome | None:
+    """What make_engine's migration did for this engine (None if it did not migrate)."""
+    return _started.get(engine)
+
