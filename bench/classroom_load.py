@@ -218,7 +218,7 @@ def wire_size(payload) -> int:
 
 
 # =================================================================== bare server
-def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str]) -> None:
+def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0) -> None:
     """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views."""
     from flask import Flask, request
     from flask_socketio import SocketIO, join_room
@@ -239,6 +239,8 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         return "bare"
 
     def actions_for(table: dict, seat: int) -> list:
+        if table["status"] == "ended":
+            return []
         if table["status"] == "lobby":
             return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table_size else []
         mine = list(other_actions)
@@ -285,6 +287,8 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         if where is None:
             return error("not_joined", "Join a table first.")
         table, seat = tables[where[0]], where[1]
+        if table["status"] == "ended":
+            return error("game_over", "This game has ended.")
         if payload["version"] != table["version"]:
             sio.emit("view", view(table, seat), to=request.sid)
             return error("stale", "The table changed before your move arrived.", version=table["version"])
@@ -302,6 +306,9 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
             if len(table["moved"]) >= len(table["seats"]):
                 table["moved"] = set()
         table["version"] += 1
+        table["moves"] = table.get("moves", 0) + 1
+        if end_after and table["moves"] >= end_after:  # --bare-end-after: exercises the phones' re-seating
+            table["status"] = "ended"
         broadcast(table)
         return {"ok": True, "version": table["version"]}
 
@@ -705,7 +712,8 @@ class Servers:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         proc = start_process([sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
                               "--template", str(template_file), "--table-size", str(self.args.table_size),
-                              "--skip", ",".join(self.args.skip)], env, self.root, log)
+                              "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)],
+                             env, self.root, log)
         self.procs.append(proc)
         wait_http(url, proc, log)
         return proc, url
@@ -960,6 +968,7 @@ def parse_args(argv=None):
     parser.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--template", help=argparse.SUPPRESS)
+    parser.add_argument("--bare-end-after", type=int, default=0, help=argparse.SUPPRESS)  # a test of re-seating
     args = parser.parse_args(argv)
     if args.quick:
         args.phones, args.seconds, args.warmup = "4,100", 8.0, 3.0
@@ -974,7 +983,7 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.bare_server:
-        bare_server_main(args.bare_server, args.template, args.table_size, args.skip)
+        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after)
         return 0
 
     def on_term(*_):
