@@ -13,7 +13,8 @@ For every load it starts, each in its own fresh subprocess and in turn:
 * a BARE Socket.IO server (this file, `--bare-server PORT`): Flask-SocketIO on
   eventlet with no database and no game engine. It seats phones, and for every
   accepted `act` sends each phone of the table its own `view`, built from a view
-  the real server sent during the same load (same fields, same size). It keeps
+  the real server sent during the same load (same fields; brought to the median
+  size of the real views by dropping or repeating its log entries). It keeps
   just enough table state for the phones to behave as they do on the real server:
   a `version` (an `act` from another version is refused with `stale` and the
   fresh view, as the real server does), and rounds in which every seat may make
@@ -43,7 +44,9 @@ acked version. Views and the ack may come in either order; every phone records
 when it first saw each version of each table and the latencies are computed
 after the window. Nothing depends on the `log` field or on every viewer getting
 every version (a phone that is sent no view for a version counts from its next
-view; an act that some phone never saw by the end is counted as undelivered).
+view; an act that some phone never saw by the end is counted as undelivered). After
+the window the phones stop acting and the run waits, at most 15 s, for the acks
+and views of the acts sent in it.
 
 Per load and server: p50/p95/p99 act->last view, accepted moves per second,
 errors of acts sent in the window by code (stale included; `timeout` = no ack in
@@ -942,6 +945,11 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
             if r["setup_errors"]:
                 extra.append("setup errors: " + fmt_errors(r["setup_errors"]))
             notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
+    busy = [r["other_cpu"] for pair in rows for r in pair if r is not None]
+    if busy and max(busy) > 25:
+        notes.append(f"⚠ other processes on this machine used up to {max(busy):.0f} % of a core during the "
+                     "windows: the server and the phones had less CPU than the table suggests; compare the "
+                     "ratios rather than the absolute numbers, or rerun on a quiet machine.")
     if flagged:
         notes.append("⚠ a load-generator process used more than 80 % of a core: the phones themselves were a "
                      "bottleneck, so that row's latencies and moves/s are not trustworthy (try "
