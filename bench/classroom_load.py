@@ -16,10 +16,11 @@ For every load it starts, each in its own fresh subprocess and in turn:
   the real server sent during the same load (same fields; brought to the median
   size of the real views by dropping or repeating its log entries). It keeps
   just enough table state for the phones to behave as they do on the real server:
-  a `version` (an `act` from another version is refused with `stale` and the
-  fresh view, as the real server does), and rounds in which every seat may make
-  one game move (War's reveal rhythm). It is the floor: what Socket.IO, JSON and
-  eventlet cost without the platform.
+  a `version`, and rounds in which every seat may make one game move (War's reveal
+  rhythm). Game moves are order-free there (DESIGN.md, Concurrency): accepted
+  whatever version the phone saw while the seat may still make one this round,
+  so the bare server never answers `stale`. It is the floor: what Socket.IO, JSON
+  and eventlet cost without the platform.
 
 Load generator: tables of 4 phones, each phone a `socketio.AsyncClient` in one of
 several generator processes (`--phones-per-process`, default 100, whole tables
@@ -292,9 +293,6 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         table, seat = tables[where[0]], where[1]
         if table["status"] == "ended":
             return error("game_over", "This game has ended.")
-        if payload["version"] != table["version"]:
-            sio.emit("view", view(table, seat), to=request.sid)
-            return error("stale", "The table changed before your move arrived.", version=table["version"])
         kind = payload["action"].get("type")
         if table["status"] == "lobby":
             if kind != "start" or seat != 0 or len(table["seats"]) < table_size:
@@ -1005,7 +1003,10 @@ def main(argv=None) -> int:
     template = None
     started = time.monotonic()
     try:
-        print(f"server: {servers.root}; temp: {tmp}", flush=True)
+        commit = subprocess.run(["git", "-C", str(servers.root), "log", "-1", "--format=%h %s"],
+                                capture_output=True, text=True).stdout.strip()[:72]
+        print(f"$ python {' '.join(sys.argv)}\nserver: {servers.root}{f' ({commit})' if commit else ''}; "
+              f"temp: {tmp}", flush=True)
         servers.prepare_account()
         for phones in args.loads:
             count = phones // args.table_size
