@@ -54,7 +54,9 @@ errors of acts sent in the window by code (stale included; `timeout` = no ack in
 10 s), the server's CPU (% of one core over the window) and RSS at its end, the
 generators' CPU (sum, and the busiest process), and real/bare ratios. A
 generator process above 80 % of a core means the phones themselves were a
-bottleneck: the row is marked and the numbers are not trustworthy.
+bottleneck: the row is marked (cpu) and the numbers are not trustworthy; so is a
+generator whose event loop ran more than 100 ms late (lag), as on a machine whose
+cores are taken by other work. The notes also give what other processes used.
 """
 from __future__ import annotations
 
@@ -93,6 +95,7 @@ FACILITATOR = ("loadbench", "loadbench-password-1")
 ACT_TIMEOUT = 10.0  # seconds an act may wait for its ack before it counts as `timeout`
 STALL = 3.0  # a phone that saw nothing new for this long may act again on its current view
 GRACE = ACT_TIMEOUT + 5.0  # at most this long after the window for the last acks and views
+LAG_WARN = 100.0  # ms: a generator loop later than this (p99) marks its row
 MAX_REJOINS = 50  # per table group: fresh tables after games that ended, at most
 
 
@@ -905,13 +908,16 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
     head = ("| phones | server | p50 ms | p95 ms | p99 ms | moves/s | errors (acts in window) | server CPU % "
             "| server RSS MB | loadgen CPU % (procs, busiest) | p95 real/bare | moves/s real/bare |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
-    flagged = False
+    flagged = lagged = False
     for real, bare in rows:
         for r in (real, bare):
             if r is None:
                 continue
-            warn = r["gen_cpu_max"] > 80
-            flagged |= warn
+            warn = " ⚠cpu" if r["gen_cpu_max"] > 80 else ""
+            if r["lag_p99"] > LAG_WARN:
+                warn += " ⚠lag"
+            flagged |= "cpu" in warn
+            lagged |= "lag" in warn
             ratio_p95 = ratio_moves = ""
             if r is real and bare is not None:
                 ratio_p95 = fmt(real["p95"] / bare["p95"], 1) if bare["p95"] > 0 else "–"
@@ -920,7 +926,7 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                 f"| {r['phones']} | {r['kind']} | {fmt(r['p50'])} | {fmt(r['p95'])} | {fmt(r['p99'])} "
                 f"| {fmt(r['moves_per_s'], 1)} | {fmt_errors(r['errors'])} | {fmt(r['server_cpu'])} "
                 f"| {fmt(r['server_rss'])} | {fmt(r['gen_cpu_sum'])} ({r['procs']}, {fmt(r['gen_cpu_max'])})"
-                f"{' ⚠' if warn else ''} | {ratio_p95} | {ratio_moves} |")
+                f"{warn} | {ratio_p95} | {ratio_moves} |")
     notes = ["", f"Window {args.seconds:g} s after {args.warmup:g} s warm-up; pace {args.pace:g} s "
              f"± {100 * args.jitter:.0f} %; skipped action types: {', '.join(args.skip) or 'none'}; "
              f"{os.cpu_count()} CPU cores shared by the server and the load generators.",
@@ -949,9 +955,13 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                      "windows: the server and the phones had less CPU than the table suggests; compare the "
                      "ratios rather than the absolute numbers, or rerun on a quiet machine.")
     if flagged:
-        notes.append("⚠ a load-generator process used more than 80 % of a core: the phones themselves were a "
+        notes.append("⚠cpu: a load-generator process used more than 80 % of a core: the phones themselves were a "
                      "bottleneck, so that row's latencies and moves/s are not trustworthy (try "
                      "--phones-per-process 50, or a machine with more cores).")
+    if lagged:
+        notes.append(f"⚠lag: a generator's event loop ran more than {LAG_WARN:g} ms late (p99) in the window, so "
+                     "the phones noticed views that much late: that row's latencies are inflated by up to that much "
+                     "(the generators were short of CPU).")
     return "\n".join(lines + notes)
 
 
