@@ -1,0 +1,1072 @@
+"""Classroom load: phones playing over Socket.IO, the real server against a bare one.
+
+    python bench/classroom_load.py                 # 4, 100, 200, 400 phones, 20 s each
+    python bench/classroom_load.py --quick         # 4 and 100 phones, 8 s each (about a minute)
+    python bench/classroom_load.py --phones 4,100 --seconds 10 --pace 0.2
+
+For every load it starts, each in its own fresh subprocess and in turn:
+
+* the REAL server, `python -m app --host 127.0.0.1 --port P` (eventlet, SQLite in a
+  temporary INSTANCE_PATH, SOCKET_RATE/SOCKET_BURST raised so the rate limiter stays
+  out of the way, BOT_DELAY_SCALE=1), with a facilitator account made by
+  `flask --app app facilitator add`; tables come from the JSON API;
+* a BARE Socket.IO server (this file, `--bare-server PORT`): Flask-SocketIO on
+  eventlet with no database and no game engine. It seats phones, and for every
+  accepted `act` sends each phone of the table its own `view`, built from a view
+  the real server sent during the same load (same fields; brought to the median
+  size of the real views by dropping or repeating its log entries). It keeps
+  just enough table state for the phones to behave as they do on the real server:
+  a `version`, and rounds in which every seat may make one game move (War's reveal
+  rhythm). Game moves are order-free there (DESIGN.md, Concurrency): accepted
+  whatever version the phone saw while the seat may still make one this round,
+  so the bare server never answers `stale`. It is the floor: what Socket.IO, JSON
+  and eventlet cost without the platform.
+
+Load generator: tables of 4 phones, each phone a `socketio.AsyncClient` in one of
+several generator processes (`--phones-per-process`, default 100, whole tables
+per process). A phone joins with a name; whenever its latest `view` lists actions
+for it that it has not acted on yet, it waits a human pace (`--pace`, default
+0.2 s, +/- `--jitter`) and sends one action chosen uniformly among the listed
+ones whose type is not in `--skip` (default `autoplay`, so War keeps the human
+pace instead of the server's auto-play), with the version of the newest view it
+has then and the action as listed less its display-only `label`. The first
+seated phone's only action in the lobby is `start`, so it starts the game.
+Nobody acts before every phone of the load has joined; then a warm-up, then the
+measured window.
+
+Games: every game GET /api/games lists as playable (or `--games`), spread over
+the tables round-robin. When a table's game ends, its four phones join a fresh
+table of the same game (created through the API) so the load stays steady; the
+notes count how often that happened.
+
+Latency of an accepted `act`: from sending it to the moment the LAST phone of
+that table has received a `view` of that table whose version is at least the
+acked version. Views and the ack may come in either order; every phone records
+when it first saw each version of each table and the latencies are computed
+after the window. Nothing depends on the `log` field or on every viewer getting
+every version (a phone that is sent no view for a version counts from its next
+view; an act that some phone never saw by the end is counted as undelivered). After
+the window the phones stop acting and the run waits, at most 15 s, for the acks
+and views of the acts sent in it.
+
+Per load and server: p50/p95/p99 act->last view, accepted moves per second,
+errors of acts sent in the window by code (stale included; `timeout` = no ack in
+10 s), the server's CPU (% of one core over the window) and RSS at its end, the
+generators' CPU (sum, and the busiest process), and real/bare ratios. A
+generator process above 80 % of a core means the phones themselves were a
+bottleneck: the row is marked (cpu) and the numbers are not trustworthy; so is a
+generator whose event loop ran more than 100 ms late (lag), as on a machine whose
+cores are taken by other work. The notes also give what other processes used.
+"""
+from __future__ import annotations
+
+import sys
+
+if __name__ == "__main__" and "--bare-server" in sys.argv:
+    # The bare server's process: eventlet first, as app/__main__.py does.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import eventlet
+
+    eventlet.monkey_patch()
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import socket  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
+from bisect import bisect_left  # noqa: E402
+from collections import Counter  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+FACILITATOR = ("loadbench", "loadbench-password-1")
+ACT_TIMEOUT = 10.0  # seconds an act may wait for its ack before it counts as `timeout`
+STALL = 3.0  # a phone that saw nothing new for this long may act again on its current view
+GRACE = ACT_TIMEOUT + 5.0  # at most this long after the window for the last acks and views
+LAG_WARN = 100.0  # ms: a generator loop later than this (p99) marks its row
+MAX_REJOINS = 50  # per table group: fresh tables after games that ended, at most
+
+
+# ======================================================================= helpers
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """preexec_fn: the server gets SIGKILL if this process dies without cleaning up."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def start_process(cmd: list[str], env: dict, cwd: Path, log_path: Path) -> subprocess.Popen:
+    """A server in its own session (process group), output to a file."""
+    log = open(log_path, "wb")
+    try:
+        return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+    finally:
+        log.close()
+
+
+def stop_process(proc: subprocess.Popen | None) -> None:
+    """SIGTERM to its process group, then SIGKILL."""
+    if proc is None or proc.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def http(method: str, url: str, body=None, token: str | None = None, timeout: float = 10.0):
+    """One JSON request to 127.0.0.1; returns (status, parsed body)."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+            status = resp.status
+    except urllib.error.HTTPError as exc:
+        raw, status = exc.read(), exc.code
+    try:
+        return status, json.loads(raw or b"null")
+    except ValueError:
+        return status, raw.decode(errors="replace")
+
+
+def wait_http(url: str, proc: subprocess.Popen, log_path: Path, timeout: float = 40.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited ({proc.returncode}):\n{tail(log_path)}")
+        try:
+            with urllib.request.urlopen(url + "/", timeout=1) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.1)
+    raise RuntimeError(f"server did not answer in {timeout:.0f} s:\n{tail(log_path)}")
+
+
+def tail(path: Path, lines: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def cpu_seconds(pid: int) -> float:
+    """user + system CPU seconds of one process (psutil if installed, else /proc)."""
+    try:
+        import psutil
+
+        t = psutil.Process(pid).cpu_times()
+        return t.user + t.system
+    except ImportError:
+        pass
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        import psutil
+
+        return psutil.Process(pid).memory_info().rss / 2**20
+    except ImportError:
+        pass
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def wire_size(payload) -> int:
+    return len(json.dumps(payload, separators=(",", ":")))
+
+
+# =================================================================== bare server
+def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0) -> None:
+    """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views."""
+    from flask import Flask, request
+    from flask_socketio import SocketIO, join_room
+
+    template = json.loads(Path(template_file).read_text())
+    game_actions = [a for a in template.get("actions") or [] if a.get("type") not in skip]
+    other_actions = [a for a in template.get("actions") or [] if a.get("type") in skip]
+    if not game_actions:
+        game_actions = [{"type": "reveal"}]
+
+    app = Flask("bare")
+    sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    tables: dict[str, dict] = {}
+    seats: dict[str, tuple[str, int]] = {}  # sid -> (table code, seat)
+
+    @app.get("/")
+    def index():
+        return "bare"
+
+    def actions_for(table: dict, seat: int) -> list:
+        if table["status"] == "ended":
+            return []
+        if table["status"] == "lobby":
+            return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table_size else []
+        mine = list(other_actions)
+        if seat not in table["moved"]:
+            mine = game_actions + mine
+        return mine
+
+    def view(table: dict, seat: int) -> dict:
+        return dict(template, code=table["code"], version=table["version"], status=table["status"], seat=seat,
+                    actions=actions_for(table, seat))
+
+    def broadcast(table: dict) -> None:
+        for seat, room in enumerate(table["seats"]):  # one emit per phone: each seat its own view
+            sio.emit("view", view(table, seat), to=room)
+
+    def error(code: str, message: str, **extra) -> dict:
+        return {"ok": False, "error": {"code": code, "message": message}, **extra}
+
+    @sio.on("join")
+    def on_join(payload=None):
+        if not isinstance(payload, dict) or not isinstance(payload.get("code"), str):
+            return error("bad_request", "Send {code, name}.")
+        code = payload["code"]
+        table = tables.setdefault(code, {"code": code, "version": 0, "status": "lobby", "seats": [], "moved": set()})
+        if len(table["seats"]) >= table_size:
+            return error("table_full", "This table is full.")
+        seat = len(table["seats"])
+        token = os.urandom(16).hex()
+        room = "seat:" + token
+        join_room(room)
+        table["seats"].append(room)
+        table["version"] += 1
+        seats[request.sid] = (code, seat)
+        if len(table["seats"]) == table_size:
+            broadcast(table)
+        return {"ok": True, "seat": seat, "token": token, "table": code}
+
+    @sio.on("act")
+    def on_act(payload=None):
+        if not isinstance(payload, dict) or not isinstance(payload.get("version"), int) \
+                or not isinstance(payload.get("action"), dict):
+            return error("bad_request", "Send {version, action}.")
+        where = seats.get(request.sid)
+        if where is None:
+            return error("not_joined", "Join a table first.")
+        table, seat = tables[where[0]], where[1]
+        if table["status"] == "ended":
+            return error("game_over", "This game has ended.")
+        kind = payload["action"].get("type")
+        if table["status"] == "lobby":
+            if kind != "start" or seat != 0 or len(table["seats"]) < table_size:
+                return error("illegal", "The game has not started yet.")
+            table["status"] = "playing"
+        elif kind in skip:
+            pass
+        elif seat in table["moved"]:
+            return error("not_your_turn", "Wait for the others.")
+        else:
+            table["moved"].add(seat)
+            if len(table["moved"]) >= len(table["seats"]):
+                table["moved"] = set()
+        table["version"] += 1
+        table["moves"] = table.get("moves", 0) + 1
+        if end_after and table["moves"] >= end_after:  # --bare-end-after: exercises the phones' re-seating
+            table["status"] = "ended"
+        broadcast(table)
+        return {"ok": True, "version": table["version"]}
+
+    @sio.on("disconnect")
+    def on_disconnect(*_args):
+        seats.pop(request.sid, None)
+
+    print(f"bare server on 127.0.0.1:{port}, view template {wire_size(template)} bytes", flush=True)
+    sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False)
+
+
+# ================================================================ load generator
+def worker_main(cfg: dict, conn) -> None:
+    """One generator process: its tables' phones on one asyncio loop."""
+    import asyncio
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the orchestrator ends us (Ctrl-C reaches the whole group)
+
+    async def main():
+        await Worker(cfg, conn).run()
+
+    try:
+        asyncio.run(main())
+    except (KeyboardInterrupt, BrokenPipeError, EOFError):
+        pass
+
+
+class Phone:
+    def __init__(self, worker: "Worker", group: "Group", index: int):
+        import asyncio
+
+        import socketio
+
+        self.worker, self.group, self.index = worker, group, index
+        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False)
+        self.sio.on("view", self.on_view)
+        self.changed = asyncio.Event()
+        self.latest: dict | None = None
+        self.acted_version = -1
+        self.inflight = False
+        self.last_error: str | None = None
+        self.joined = False
+        self.arrivals: dict[str, tuple[list[int], list[float]]] = {}
+
+    def on_view(self, data) -> None:
+        now = time.monotonic()
+        if not isinstance(data, dict):
+            return
+        code, version = data.get("code"), data.get("version")
+        if not isinstance(version, int):
+            return
+        versions, times = self.arrivals.setdefault(code, ([], []))
+        if not versions or version > versions[-1]:
+            versions.append(version)
+            times.append(now)
+        w = self.worker
+        w.views += 1
+        if w.views % 7 == 0 and len(w.sizes) < 5000:
+            w.sizes.append(wire_size(data))
+            if w.cfg["keep_samples"] and w.go and data.get("status") == "playing" \
+                    and any(a.get("type") not in w.skip for a in data.get("actions") or [] if isinstance(a, dict)):
+                w.sampled += 1  # reservoir: 40 views drawn evenly from the whole run
+                if len(w.samples) < 40:
+                    w.samples.append(data)
+                elif random.randrange(w.sampled) < 40:
+                    w.samples[random.randrange(40)] = data
+        if code != self.group.code:
+            return
+        if self.latest is None or version >= self.latest.get("version", -1):
+            self.latest = data
+        if data.get("status") == "ended":
+            self.group.game_over()
+        self.changed.set()
+
+    def choices(self, view: dict) -> list[dict]:
+        return [a for a in view.get("actions") or [] if isinstance(a, dict) and a.get("type") not in self.worker.skip]
+
+    async def connect(self) -> None:
+        await self.sio.connect(self.worker.cfg["url"], transports=["websocket"], wait_timeout=10)
+
+    async def join(self, code: str, name: str) -> dict:
+        self.latest, self.acted_version, self.joined = None, -1, False
+        ack = await self.sio.call("join", {"code": code, "name": name}, timeout=ACT_TIMEOUT)
+        self.joined = isinstance(ack, dict) and bool(ack.get("ok"))
+        return ack
+
+    async def play(self) -> None:
+        import asyncio
+
+        w = self.worker
+        while not w.stopped:
+            try:
+                await asyncio.wait_for(self.changed.wait(), STALL)
+            except asyncio.TimeoutError:
+                # Nothing new for a while: act again on the view we have (a skipped view
+                # or an error must not stall the table for the rest of the run).
+                # Only after an error that no view follows (stale brings the fresh view,
+                # an accepted act its new version).
+                if w.go and not w.stopped and self.last_error not in (None, "stale") and not self.inflight \
+                        and self.latest is not None and self.choices(self.latest):
+                    self.acted_version = -1
+                    self.last_error = None
+                    w.stall_retries += 1
+                else:
+                    continue
+            self.changed.clear()
+            if w.stopped:
+                return
+            if not w.go or self.inflight or self.group.switching or not self.joined:
+                continue
+            view = self.latest
+            if view is None or view["version"] <= self.acted_version or not self.choices(view):
+                continue
+            await asyncio.sleep(w.pace * random.uniform(1 - w.jitter, 1 + w.jitter))
+            view = self.latest
+            if w.stopped or self.group.switching or view is None or view["version"] <= self.acted_version:
+                continue
+            options = self.choices(view)
+            if not options:
+                continue
+            await self.act(view, random.choice(options))
+            self.changed.set()  # look again at whatever arrived meanwhile
+
+    async def act(self, view: dict, action: dict) -> None:
+        import socketio
+
+        w = self.worker
+        self.acted_version = view["version"]
+        code = self.group.code
+        action = {k: v for k, v in action.items() if k != "label"}
+        self.inflight = True
+        sent = time.monotonic()
+        try:
+            ack = await self.sio.call("act", {"version": view["version"], "action": action}, timeout=ACT_TIMEOUT)
+        except socketio.exceptions.TimeoutError:
+            ack = {"ok": False, "error": {"code": "timeout"}}
+        except Exception as exc:  # disconnected and friends
+            ack = {"ok": False, "error": {"code": type(exc).__name__}}
+        finally:
+            self.inflight = False
+        ok = isinstance(ack, dict) and ack.get("ok") and isinstance(ack.get("version"), int)
+        error = None if ok else (ack.get("error") if isinstance(ack, dict) else None)
+        error = None if ok else (error.get("code", "?") if isinstance(error, dict) else "bad_ack")
+        self.last_error = error
+        if not (w.win_start <= sent < w.win_end):
+            return
+        if ok:
+            w.accepted.append((self.group, code, sent, ack["version"]))
+        else:
+            w.errors[error] += 1
+
+
+class Group:
+    """The phones of one table (whole tables stay in one process)."""
+
+    def __init__(self, worker: "Worker", number: int, code: str, game: str):
+        self.worker, self.number, self.code, self.game = worker, number, code, game
+        self.phones = [Phone(worker, self, i) for i in range(worker.cfg["table_size"])]
+        self.switching = False
+        self.rejoins = 0
+
+    async def setup(self, gate) -> None:
+        async with gate:
+            for phone in self.phones:
+                try:
+                    await phone.connect()
+                except Exception as exc:
+                    self.worker.setup_errors[f"connect: {type(exc).__name__}"] += 1
+            await self.join_all()
+
+    async def join_all(self) -> None:
+        for phone in self.phones:
+            if not phone.sio.connected:
+                continue
+            name = f"P{self.worker.cfg['index']}-{self.number}-{self.rejoins}-{phone.index}"
+            try:
+                ack = await phone.join(self.code, name)
+            except Exception as exc:
+                self.worker.setup_errors[f"join: {type(exc).__name__}"] += 1
+                continue
+            if not phone.joined:
+                err = ack.get("error") if isinstance(ack, dict) else None
+                self.worker.setup_errors[f"join: {err.get('code') if isinstance(err, dict) else ack}"] += 1
+
+    def game_over(self) -> None:
+        if self.switching or self.worker.stopped or self.rejoins >= MAX_REJOINS:
+            return
+        self.switching = True
+        self.worker.spawn(self.rejoin())
+
+    async def rejoin(self) -> None:
+        """The game ended: the four phones sit down at a fresh table of the same game."""
+        try:
+            code = await self.worker.new_table(self.game)
+            if code is None:
+                return
+            self.worker.tables_finished += 1
+            self.rejoins += 1
+            self.code = code
+            await self.join_all()
+        finally:
+            self.switching = False
+            for phone in self.phones:
+                phone.changed.set()
+
+
+class Worker:
+    def __init__(self, cfg: dict, conn):
+        self.cfg, self.conn = cfg, conn
+        self.pace, self.jitter, self.skip = cfg["pace"], cfg["jitter"], set(cfg["skip"])
+        self.go = False
+        self.stopped = False
+        self.win_start = self.win_end = float("inf")
+        self.accepted: list = []
+        self.errors: Counter = Counter()
+        self.setup_errors: Counter = Counter()
+        self.views = 0
+        self.sizes: list[int] = []
+        self.samples: list[dict] = []
+        self.sampled = 0
+        self.stall_retries = 0
+        self.tables_finished = 0
+        self.lags: list[float] = []
+        self.tasks: set = set()
+        self.groups = [Group(self, n, t["code"], t["game"]) for n, t in enumerate(cfg["tables"])]
+
+    def spawn(self, coro):
+        import asyncio
+
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    async def new_table(self, game: str) -> str | None:
+        import asyncio
+
+        if self.cfg["kind"] == "bare":
+            return "B" + os.urandom(6).hex()
+        loop = asyncio.get_running_loop()
+        status, body = await loop.run_in_executor(None, lambda: http(
+            "POST", self.cfg["url"] + "/api/tables", {"game": game, "options": {}}, self.cfg["token"]))
+        if status == 201 and isinstance(body, dict) and body.get("code"):
+            return body["code"]
+        self.setup_errors[f"create table: HTTP {status}"] += 1
+        return None
+
+    async def recv(self, timeout: float):
+        import asyncio
+
+        def wait():
+            if not self.conn.poll(timeout):
+                raise TimeoutError("no word from the orchestrator")
+            return self.conn.recv()
+
+        return await asyncio.get_running_loop().run_in_executor(None, wait)
+
+    async def lag_monitor(self) -> None:
+        import asyncio
+
+        while not self.stopped:
+            before = time.monotonic()
+            await asyncio.sleep(0.05)
+            if self.win_start <= before < self.win_end:
+                self.lags.append(time.monotonic() - before - 0.05)
+
+    async def run(self) -> None:
+        import asyncio
+
+        gate = asyncio.Semaphore(self.cfg["connect_concurrency"])
+        try:
+            await asyncio.wait_for(asyncio.gather(*(g.setup(gate) for g in self.groups)),
+                                   timeout=self.cfg["setup_timeout"])
+        except asyncio.TimeoutError:
+            self.setup_errors["setup timed out"] += 1
+        phones = [p for g in self.groups for p in g.phones]
+        self.conn.send(("ready", {"joined": sum(p.joined for p in phones), "phones": len(phones),
+                                  "setup_errors": dict(self.setup_errors)}))
+        message = await self.recv(self.cfg["setup_timeout"] + 120)
+        if message[0] != "go":
+            await self.close(phones)
+            return
+        offset = time.time() - time.monotonic()
+        go_at, self.win_start, self.win_end = (message[1][k] - offset for k in ("go_at", "start", "end"))
+        for phone in phones:
+            self.spawn(phone.play())
+        self.spawn(self.lag_monitor())
+        await asyncio.sleep(max(0.0, go_at - time.monotonic()))
+        self.go = True
+        for phone in phones:
+            phone.changed.set()
+        await asyncio.sleep(max(0.0, self.win_start - time.monotonic()))
+        cpu0 = time.process_time()
+        await asyncio.sleep(max(0.0, self.win_end - time.monotonic()))
+        cpu1 = time.process_time()
+        self.stopped = True  # no new acts; those in flight finish
+        for phone in phones:
+            phone.changed.set()
+        # Let the acts sent in the window finish: their acks, then every phone's view.
+        deadline = self.win_end + GRACE
+        while time.monotonic() < deadline and (any(p.inflight for p in phones) or self.deliveries()[1]):
+            await asyncio.sleep(0.1)
+        result = self.results(cpu1 - cpu0)
+        self.conn.send(("result", result))
+        await self.close(phones)
+
+    def deliveries(self) -> tuple[list[float], int]:
+        """Latencies of the accepted acts every phone of the table has seen, and how many are not."""
+        latencies, undelivered = [], 0
+        for group, code, sent, version in self.accepted:
+            last = sent
+            for phone in group.phones:
+                versions, times = phone.arrivals.get(code, ((), ()))
+                if not versions:
+                    continue  # this phone never sat at that table
+                i = bisect_left(versions, version)
+                if i == len(versions):
+                    last = None
+                    break
+                last = max(last, times[i])
+            if last is None:
+                undelivered += 1
+            else:
+                latencies.append(last - sent)
+        return latencies, undelivered
+
+    def results(self, cpu: float) -> dict:
+        latencies, undelivered = self.deliveries()
+        window = self.win_end - self.win_start
+        return {"accepted": len(self.accepted), "latencies": latencies, "undelivered": undelivered,
+                "errors": dict(self.errors), "cpu": cpu, "window": window, "views": self.views,
+                "lags": self.lags, "sizes": self.sizes, "samples": self.samples,
+                "stall_retries": self.stall_retries, "tables_finished": self.tables_finished,
+                "setup_errors": dict(self.setup_errors)}
+
+    async def close(self, phones) -> None:
+        import asyncio
+
+        for task in list(self.tasks):
+            task.cancel()
+
+        async def bye(phone):
+            try:
+                await phone.sio.disconnect()
+            except Exception:
+                pass
+
+        try:
+            await asyncio.wait_for(asyncio.gather(*(bye(p) for p in phones)), timeout=10)
+        except asyncio.TimeoutError:
+            pass
+
+
+# ================================================================== orchestrator
+class Servers:
+    """Starts and always stops the servers of one run; knows the temp folder."""
+
+    def __init__(self, args, tmp: Path):
+        self.args, self.tmp = args, tmp
+        self.root = Path(args.server_root).resolve()
+        self.procs: list[subprocess.Popen] = []
+        self.seed_instance: Path | None = None
+
+    def env(self, instance: Path, url: str) -> dict:
+        env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
+                   SECRET_KEY="loadbench-secret", PUBLIC_URL=url, BOT_DELAY_SCALE="1",
+                   SOCKET_RATE="1000000", SOCKET_BURST="1000000", PYTHONUNBUFFERED="1")
+        env.pop("ASYNC_MODE", None)  # the entry point's default: eventlet
+        env.pop("SOCKETIO_MESSAGE_QUEUE", None)
+        return env
+
+    def prepare_account(self) -> None:
+        """One facilitator account made by the CLI, in an instance folder each load copies."""
+        self.seed_instance = self.tmp / "seed-instance"
+        self.seed_instance.mkdir()
+        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "facilitator", "add",
+                                 FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root,
+                                env=self.env(self.seed_instance, "http://127.0.0.1"), capture_output=True,
+                                text=True, timeout=120, stdin=subprocess.DEVNULL)
+        if result.returncode != 0:
+            raise RuntimeError(f"creating the facilitator failed:\n{result.stdout}{result.stderr}")
+
+    def start_real(self, label: str) -> tuple[subprocess.Popen, str]:
+        instance = self.tmp / f"real-{label}"
+        shutil.copytree(self.seed_instance, instance)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        log = self.tmp / f"real-{label}.log"
+        proc = start_process([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+                             self.env(instance, url), self.root, log)
+        self.procs.append(proc)
+        wait_http(url, proc, log)
+        return proc, url
+
+    def start_bare(self, label: str, template: dict) -> tuple[subprocess.Popen, str]:
+        template_file = self.tmp / f"template-{label}.json"
+        template_file.write_text(json.dumps(template))
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        log = self.tmp / f"bare-{label}.log"
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        proc = start_process([sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
+                              "--template", str(template_file), "--table-size", str(self.args.table_size),
+                              "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)],
+                             env, self.root, log)
+        self.procs.append(proc)
+        wait_http(url, proc, log)
+        return proc, url
+
+    def stop(self, proc: subprocess.Popen | None) -> None:
+        stop_process(proc)
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            stop_process(proc)
+
+
+def discover_games(url: str, token: str, wanted: list[str] | None) -> list[str]:
+    status, games = http("GET", url + "/api/games", token=token)
+    if status != 200 or not isinstance(games, list):
+        raise RuntimeError(f"GET /api/games answered {status}: {games!r}")
+    playable = [g["key"] for g in games if isinstance(g, dict) and g.get("key") and g.get("playable", True)]
+    if wanted:
+        return wanted
+    return playable
+
+
+def login(url: str) -> str:
+    status, body = http("POST", url + "/api/login", {"name": FACILITATOR[0], "password": FACILITATOR[1]})
+    if status != 200 or not isinstance(body, dict) or "token" not in body:
+        raise RuntimeError(f"POST /api/login answered {status}: {body!r}")
+    return body["token"]
+
+
+def create_tables(url: str, token: str, games: list[str], count: int) -> list[dict]:
+    tables = []
+    for i in range(count):
+        game = games[i % len(games)]
+        status, body = http("POST", url + "/api/tables", {"game": game, "options": {}}, token)
+        if status != 201 or not isinstance(body, dict) or "code" not in body:
+            raise RuntimeError(f"POST /api/tables {game!r} answered {status}: {body!r}")
+        tables.append({"code": body["code"], "game": game})
+    return tables
+
+
+def receive(pipe, proc, timeout: float, what: str):
+    """The next message of one generator, or an error if it died or went quiet."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pipe.poll(0.2):
+            return pipe.recv()
+        if not proc.is_alive():
+            raise RuntimeError(f"load generator {proc.name} exited ({proc.exitcode}) before {what}")
+    raise RuntimeError(f"load generator {proc.name} timed out before {what}")
+
+
+def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], token: str | None) -> dict:
+    """Phones on `tables` against one server; returns the aggregated measurements."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    per_proc_tables = max(1, args.phones_per_process // args.table_size)
+    chunks = [tables[i:i + per_proc_tables] for i in range(0, len(tables), per_proc_tables)]
+    workers, pipes, results = [], [], []
+    setup_timeout = 30 + 0.25 * len(tables) * args.table_size
+    try:
+        for index, chunk in enumerate(chunks):
+            cfg = {"kind": kind, "url": url, "token": token, "tables": chunk, "index": index,
+                   "table_size": args.table_size, "pace": args.pace, "jitter": args.jitter, "skip": args.skip,
+                   "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real"}
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=worker_main, args=(cfg, child), daemon=True, name=f"loadgen-{index}")
+            proc.start()
+            child.close()
+            workers.append(proc)
+            pipes.append(parent)
+        ready, seating = [], time.monotonic()
+        for pipe, proc in zip(pipes, workers):
+            ready.append(receive(pipe, proc, setup_timeout + 60, "seating its phones")[1])
+        seating = time.monotonic() - seating
+        joined = sum(r["joined"] for r in ready)
+        print(f"  {kind}: {joined} phones seated in {seating:.1f} s", flush=True)
+        setup_errors = Counter()
+        for r in ready:
+            setup_errors.update(r["setup_errors"])
+        now = time.time()
+        go_at = now + 0.5
+        start, end = go_at + args.warmup, go_at + args.warmup + args.seconds
+        for pipe in pipes:
+            pipe.send(("go", {"go_at": go_at, "start": start, "end": end}))
+        time.sleep(max(0.0, start - time.time()))
+        cpu0, busy0, t0 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
+        load0 = os.getloadavg()[0]
+        time.sleep(max(0.0, end - time.time()))
+        cpu1, busy1, t1 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
+        rss = rss_mb(server_pid)
+        for pipe, proc in zip(pipes, workers):
+            results.append(receive(pipe, proc, GRACE + 60, "reporting")[1])
+    finally:
+        for pipe in pipes:
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        finished = len(results) == len(workers)
+        for proc in workers:
+            proc.join(timeout=15 if finished else 0.5)  # they hang up their phones, unless interrupted
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=5)
+    latencies = [x for r in results for x in r["latencies"]]
+    errors = Counter()
+    for r in results:
+        errors.update(r["errors"])
+        setup_errors.update(r["setup_errors"])
+    window = results[0]["window"]
+    gen_cpu = [100 * r["cpu"] / r["window"] for r in results]
+    lags = [x for r in results for x in r["lags"]]
+    return {"kind": kind, "phones": len(tables) * args.table_size, "joined": joined, "tables": len(tables),
+            "procs": len(results), "accepted": sum(r["accepted"] for r in results),
+            "moves_per_s": sum(r["accepted"] for r in results) / window,
+            "p50": 1000 * percentile(latencies, 50), "p95": 1000 * percentile(latencies, 95),
+            "p99": 1000 * percentile(latencies, 99), "samples": len(latencies),
+            "undelivered": sum(r["undelivered"] for r in results), "errors": errors,
+            "setup_errors": setup_errors, "server_cpu": 100 * (cpu1 - cpu0) / (t1 - t0), "server_rss": rss,
+            "load_avg": load0,
+            "other_cpu": 100 * ((busy1 - busy0) - (cpu1 - cpu0) - sum(r["cpu"] for r in results)) / (t1 - t0),
+            "gen_cpu_sum": sum(gen_cpu), "gen_cpu_max": max(gen_cpu),
+            "lag_p99": 1000 * percentile(lags, 99), "lag_max": 1000 * max(lags) if lags else float("nan"),
+            "view_size": statistics.median(s for r in results for s in r["sizes"])
+            if any(r["sizes"] for r in results) else float("nan"),
+            "views": sum(r["views"] for r in results),
+            "view_samples": [s for r in results for s in r["samples"]],
+            "stall_retries": sum(r["stall_retries"] for r in results),
+            "tables_finished": sum(r["tables_finished"] for r in results)}
+
+
+def pick_template(samples: list[dict], target: float, fallback: dict | None) -> dict:
+    """A real view that offered a game action, brought to `target` bytes (the median size of
+    every view the phones received from the real server): oldest log entries dropped while
+    it is too large, copies of its log entries added while it is too small, and the last few
+    bytes made up by a `pad` string."""
+    if not samples:
+        if fallback is None:
+            raise RuntimeError("the real server sent no view with a game action to copy")
+        samples = [fallback]
+    template = json.loads(json.dumps(min(samples, key=lambda s: abs(wire_size(s) - target))))
+    template.pop("pad", None)
+    if not target == target:  # nan: nothing measured
+        return template
+    target = int(target)
+    log = template.get("log") if isinstance(template.get("log"), list) else []
+    while wire_size(template) > target and log:
+        log.pop(0)
+    for entry in list(log) * 50:
+        if wire_size(template) + wire_size(entry) + 1 > target:
+            break
+        log.append(entry)
+    missing = target - wire_size(template) - len(',"pad":""')
+    if missing > 0:
+        template["pad"] = "x" * missing
+    return template
+
+
+def machine_busy() -> float:
+    """CPU seconds all processes of the machine have used (from /proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return float("nan")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+# ======================================================================= output
+def fmt(x: float, digits: int = 0) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    return f"{x:,.{digits}f}"
+
+
+def fmt_errors(errors: Counter) -> str:
+    if not errors:
+        return "0"
+    return ", ".join(f"{code} {n}" for code, n in errors.most_common())
+
+
+def report(rows: list[tuple[dict, dict | None]], args) -> str:
+    head = ("| phones | server | p50 ms | p95 ms | p99 ms | moves/s | errors (acts in window) | server CPU % "
+            "| server RSS MB | loadgen CPU % (procs, busiest) | p95 real/bare | moves/s real/bare |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    flagged = lagged = False
+    for real, bare in rows:
+        for r in (real, bare):
+            if r is None:
+                continue
+            warn = " ⚠cpu" if r["gen_cpu_max"] > 80 else ""
+            if r["lag_p99"] > LAG_WARN:
+                warn += " ⚠lag"
+            flagged |= "cpu" in warn
+            lagged |= "lag" in warn
+            ratio_p95 = ratio_moves = ""
+            if r is real and bare is not None:
+                ratio_p95 = fmt(real["p95"] / bare["p95"], 1) if bare["p95"] > 0 else "–"
+                ratio_moves = fmt(real["moves_per_s"] / bare["moves_per_s"], 2) if bare["moves_per_s"] > 0 else "–"
+            lines.append(
+                f"| {r['phones']} | {r['kind']} | {fmt(r['p50'])} | {fmt(r['p95'])} | {fmt(r['p99'])} "
+                f"| {fmt(r['moves_per_s'], 1)} | {fmt_errors(r['errors'])} | {fmt(r['server_cpu'])} "
+                f"| {fmt(r['server_rss'])} | {fmt(r['gen_cpu_sum'])} ({r['procs']}, {fmt(r['gen_cpu_max'])})"
+                f"{warn} | {ratio_p95} | {ratio_moves} |")
+    notes = ["", f"Window {args.seconds:g} s after {args.warmup:g} s warm-up; pace {args.pace:g} s "
+             f"± {100 * args.jitter:.0f} %; skipped action types: {', '.join(args.skip) or 'none'}; "
+             f"{os.cpu_count()} CPU cores shared by the server and the load generators.",
+             "Latency: act sent -> last phone of the table has a view with version >= the acked version."]
+    for real, bare in rows:
+        for r in (real, bare):
+            if r is None:
+                continue
+            extra = [f"{r['joined']}/{r['phones']} phones seated at {r['tables']} tables",
+                     f"{r['samples']} latency samples", f"median view {fmt(r['view_size'])} B",
+                     f"{r['views']:,} views received",
+                     f"other processes {fmt(max(0.0, r['other_cpu']))} % CPU (load average {r['load_avg']:.1f})",
+                     f"loop lag p99 {fmt(r['lag_p99'])} ms (max {fmt(r['lag_max'])})"]
+            if r["undelivered"]:
+                extra.append(f"{r['undelivered']} accepted acts not seen by every phone by the end")
+            if r["tables_finished"]:
+                extra.append(f"{r['tables_finished']} games ended, their phones re-seated at fresh tables")
+            if r["stall_retries"]:
+                extra.append(f"{r['stall_retries']} acts re-sent after {STALL:g} s without news")
+            if r["setup_errors"]:
+                extra.append("setup errors: " + fmt_errors(r["setup_errors"]))
+            notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
+    busy = [r["other_cpu"] for pair in rows for r in pair if r is not None]
+    if busy and max(busy) > 25:
+        notes.append(f"⚠ other processes on this machine used up to {max(busy):.0f} % of a core during the "
+                     "windows: the server and the phones had less CPU than the table suggests; compare the "
+                     "ratios rather than the absolute numbers, or rerun on a quiet machine.")
+    if flagged:
+        notes.append("⚠cpu: a load-generator process used more than 80 % of a core: the phones themselves were a "
+                     "bottleneck, so that row's latencies and moves/s are not trustworthy (try "
+                     "--phones-per-process 50, or a machine with more cores).")
+    if lagged:
+        notes.append(f"⚠lag: a generator's event loop ran more than {LAG_WARN:g} ms late (p99) in the window, so "
+                     "the phones noticed views that much late: that row's latencies are inflated by up to that much "
+                     "(the generators were short of CPU).")
+    return "\n".join(lines + notes)
+
+
+# ========================================================================= main
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--phones", default="4,100,200,400", help="comma-separated loads (default 4,100,200,400)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured window per load and server")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window")
+    parser.add_argument("--quick", action="store_true", help="4 and 100 phones, 8 s each (a smoke check)")
+    parser.add_argument("--pace", type=float, default=0.2, help="human think time before each act (s)")
+    parser.add_argument("--jitter", type=float, default=0.25, help="pace varies by +/- this fraction")
+    parser.add_argument("--skip", default="autoplay", help="action types phones never choose (comma-separated)")
+    parser.add_argument("--games", default="", help="game keys to use (default: every playable one of /api/games)")
+    parser.add_argument("--table-size", type=int, default=4)
+    parser.add_argument("--phones-per-process", type=int, default=100, help="phones per load-generator process")
+    parser.add_argument("--server-root", default=str(ROOT), help="the checkout whose `python -m app` runs")
+    parser.add_argument("--only", choices=["real", "both"], default="both",
+                        help="`real` skips the bare server (which copies its view from the real run)")
+    parser.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
+    parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--template", help=argparse.SUPPRESS)
+    parser.add_argument("--bare-end-after", type=int, default=0, help=argparse.SUPPRESS)  # a test of re-seating
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.phones, args.seconds, args.warmup = "4,100", 8.0, 3.0
+    args.loads = [int(x) for x in str(args.phones).split(",") if x.strip()]
+    args.skip = [x for x in str(args.skip).split(",") if x]
+    args.games = [x for x in args.games.split(",") if x]
+    if any(n < args.table_size for n in args.loads):
+        parser.error(f"every load needs at least one table of {args.table_size} phones")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.bare_server:
+        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after)
+        return 0
+
+    def on_term(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with SIGINT ignored
+    tmp = Path(tempfile.mkdtemp(prefix="classroom-load-"))
+    servers = Servers(args, tmp)
+    rows: list[tuple[dict, dict | None]] = []
+    template = None
+    started = time.monotonic()
+    try:
+        commit = subprocess.run(["git", "-C", str(servers.root), "log", "-1", "--format=%h %s"],
+                                capture_output=True, text=True).stdout.strip()[:72]
+        print(f"$ python {' '.join(sys.argv)}\nserver: {servers.root}{f' ({commit})' if commit else ''}; "
+              f"temp: {tmp}", flush=True)
+        servers.prepare_account()
+        for phones in args.loads:
+            count = phones // args.table_size
+            label = str(phones)
+            real = bare = None
+            proc, url = servers.start_real(label)
+            try:
+                token = login(url)
+                games = discover_games(url, token, args.games)
+                if not games:
+                    raise RuntimeError("GET /api/games lists no playable game: nothing to benchmark "
+                                       "(name one with --games, or run against a checkout that has one "
+                                       "with --server-root)")
+                tables = create_tables(url, token, games, count)
+                print(f"[{phones} phones] real server on {url}: {count} tables of {', '.join(games)}", flush=True)
+                real = run_load(args, "real", url, proc.pid, tables, token)
+                print(f"  real: p95 {fmt(real['p95'])} ms, {fmt(real['moves_per_s'], 1)} moves/s, "
+                      f"CPU {fmt(real['server_cpu'])} %", flush=True)
+            finally:
+                servers.stop(proc)
+            template = pick_template(real["view_samples"], real["view_size"], template)
+            if args.only != "real":
+                proc, url = servers.start_bare(label, template)
+                try:
+                    tables = [{"code": f"B{i:05d}", "game": t["game"]} for i, t in enumerate(tables)]
+                    print(f"[{phones} phones] bare server on {url}: view {wire_size(template)} B", flush=True)
+                    bare = run_load(args, "bare", url, proc.pid, tables, None)
+                    print(f"  bare: p95 {fmt(bare['p95'])} ms, {fmt(bare['moves_per_s'], 1)} moves/s, "
+                          f"CPU {fmt(bare['server_cpu'])} %", flush=True)
+                finally:
+                    servers.stop(proc)
+            rows.append((real, bare))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        servers.stop_all()
+        if rows:
+            print()
+            print(report(rows, args))
+            print(f"\n(total {time.monotonic() - started:.0f} s)")
+        if args.keep:
+            print(f"logs kept in {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
