@@ -5,6 +5,8 @@ that opens the database migrates it first, safely even when several start at onc
 """
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -16,6 +18,20 @@ from app.migrations import Outcome, upgrade
 
 # What the migration at start did, per engine (`flask db upgrade` reports it).
 _started: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def sqlite_wal(dbapi_conn) -> None:
+    """Switch a SQLite connection to WAL. On a brand-new file, connections opened
+    at once (several processes starting) can find it briefly locked while another
+    switches it; SQLite's busy handler does not cover this step, so wait here."""
+    for attempt in range(100):
+        try:
+            dbapi_conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 99:
+                raise
+            time.sleep(0.02)
 
 
 def make_engine(url: str, *, migrate: bool = True):
@@ -30,7 +46,8 @@ def make_engine(url: str, *, migrate: bool = True):
             # WAL lets the board read while a move is written; FULL sync means a
             # commit we acknowledged is on disk even if the process is killed.
             cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            sqlite_wal(dbapi_conn)
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")

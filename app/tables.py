@@ -352,8 +352,12 @@ class TableService:
             events = list(s.exec(select(Event).where(Event.table_id == table.id)
                                  .order_by(Event.version.desc()).limit(LOG_TAIL)).all())
             klass = s.get(ClassSession, table.class_id) if table.class_id else None
+        state = table.state
+        engine = engines.get(table.game)
+        if state is not None and table.engine_version != engine.GAME.version and hasattr(engine, "upgrade"):
+            state = engine.upgrade(state)  # a game saved by an earlier engine version plays on
         live = Live(id=table.id, code=table.code, game=table.game, status=table.status, version=table.version,
-                    state=table.state, options=table.options, seed=table.seed, locked=table.locked,
+                    state=state, options=table.options, seed=table.seed, locked=table.locked,
                     paused=table.paused, timers=dict(table.timers or {}), facilitator_id=table.facilitator_id,
                     class_id=table.class_id, class_code=klass.code if klass else None,
                     engine_version=table.engine_version, data_versions=dict(table.data_versions or {}),

@@ -180,7 +180,7 @@ def test_api_table_summary_log_and_debrief(app, teacher_token, war_table, tables
     assert a["token"] not in str(summary)
     log = client.get(f"/api/tables/{war_table.code}/log.json", headers=auth).get_json()
     assert [e["action"]["type"] for e in log["events"]] == ["join", "join", "start"]
-    assert log["notes"][0]["text"] == "Fun!" and log["notes"][0]["game_version"] == "war-classic-1"
+    assert log["notes"][0]["text"] == "Fun!" and log["notes"][0]["game_version"] == engines.spec("war").version
     pdf = client.get(f"/api/tables/{war_table.code}/debrief.pdf", headers=auth)
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
     other = {"Authorization": "Bearer " + app.extensions["accounts"].issue_token(other_teacher.id)}

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from app import engines
 from phones import play_to_end, seated
 
 
@@ -291,8 +292,8 @@ def test_notes_from_a_player_and_the_facilitator(fac_phone, war_table, phone, ta
     assert ana.send("note", {"text": "The war animation was confusing."})["ok"]
     assert fac_phone.send("note", {"text": "Ana asked about ties."})["ok"]
     notes = tables.notes(war_table.code)
-    assert [(n.author, n.game_version) for n in notes] == [("Ana", "war-classic-1"),
-                                                           ("Facilitator teacher", "war-classic-1")]
+    assert [(n.author, n.game_version) for n in notes] == [("Ana", engines.spec("war").version),
+                                                           ("Facilitator teacher", engines.spec("war").version)]
     assert notes[0].version == ana.view["version"]
     assert fac_phone.received("note")[0]["text"] == "The war animation was confusing."
 

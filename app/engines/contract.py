@@ -15,6 +15,9 @@ functions over plain, JSON-serialisable data:
 and, optionally:
 
     finish(state) -> (state, log_entries)   the facilitator ended the game early
+    upgrade(state) -> state   a snapshot from an earlier engine version, made
+        playable (a game in progress survives a server upgrade; its replay is
+        then refused, since the versions differ)
     timers(state) -> [{"key", "after", "actor", "action", "pace"?}]   deadlines (see Time):
         `after` seconds from the change that first listed `key`; "pace": True marks
         a playing pace (auto-play) rather than a deadline, scaled by BOT_DELAY_SCALE

@@ -170,7 +170,9 @@ def _sqlite_migrator(engine: Engine) -> Engine:
         dbapi_conn.isolation_level = None  # we say when transactions begin
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA journal_mode=WAL")
+        from app.db import sqlite_wal  # app.db imports this module: import at use
+
+        sqlite_wal(dbapi_conn)
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=OFF")
         cur.close()

@@ -2,7 +2,7 @@
 contract's functions (see app/engines/contract.py and engine.py)."""
 from ..contract import UI, GameSpec, Seating
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, TITLE, VERSION, actions, apply, bot,
-                     finish, new, result, timers, view)
+                     finish, new, result, timers, upgrade, view)
 from .figures import figures
 from .rulings import RULINGS, RULINGS_VERSION
 
@@ -44,4 +44,4 @@ GAME = GameSpec(
           stylesheet="games/war/war.css"),
 )
 
-__all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers"]
+__all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers", "upgrade"]

@@ -638,6 +638,21 @@ def _end_by_facilitator(s: dict) -> list[dict]:
     return entries + _end_game(s, "ended_by_facilitator")
 
 
+def upgrade(state: dict) -> dict:
+    """A snapshot saved by an earlier engine version, made playable by this one.
+
+    war-classic-1 watched for repeats with one Brent checkpoint; its snapshot has
+    everything else this version keeps. Repeat watching starts afresh here."""
+    if state.get("version") == VERSION:
+        return state
+    s = _copy(state)
+    if s.get("version") == "war-classic-1":
+        s["cycle"] = {"seen": "", "first": s["battle"], "repeats": state["cycle"].get("repeats", 0)}
+        s["version"] = VERSION
+        return s
+    raise ValueError(f"cannot continue a War game saved by {state.get('version')!r}")
+
+
 def finish(state: dict) -> tuple[dict, list[dict]]:
     """The teacher ends the game now: players still in are ranked by the timed
     tie-break order, and the result's reason is "ended_by_facilitator"."""
