@@ -103,7 +103,7 @@ def total_cards(state: dict) -> int:
 
 def test_package_exposes_the_contract_and_its_spec():
     assert sorted(war.__all__) == sorted(["GAME", "new", "actions", "apply", "view", "bot", "result",
-                                          "finish", "timers"])
+                                          "finish", "timers", "upgrade"])
     for name in war.__all__[1:]:
         assert callable(getattr(war, name))
     spec = war.GAME
@@ -927,3 +927,16 @@ def test_state_copy_is_deep_but_for_what_is_only_ever_replaced():
         shared = set(containers(s)) & set(containers(copied))
         allowed = set(containers(s["last"])) | set(containers(s["result"]))
         assert shared <= allowed, "the copy shares a mutable part with the original"
+
+
+def test_a_snapshot_from_war_classic_1_plays_on_with_fresh_repeat_watching():
+    state = war.new({"mode": "classic"}, ["Ana", "Ben"], 7)
+    old = dict(state, version="war-classic-1",
+               cycle={"lam": 4, "mark": "456669af5a55e213", "power": 8, "repeats": 1})
+    upgraded = war.upgrade(old)
+    assert upgraded["version"] == war.GAME.version and upgraded["cycle"]["repeats"] == 1
+    assert upgraded["cycle"]["seen"] == "" and old["cycle"]["lam"] == 4  # the input is left alone
+    assert war.upgrade(upgraded) is upgraded
+    state, _log = war.apply(upgraded, 0, {"type": "reveal"})
+    with pytest.raises(ValueError):
+        war.upgrade(dict(state, version="war-classic-0"))
