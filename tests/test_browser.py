@@ -105,9 +105,10 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
 
     # Auto-play carries the game to its end.
     for page in phones:
-        button = page.get_by_role("button", name="Auto-play: off")
+        button = page.get_by_role("button", name="Turn auto-play on (speed 4)")
         if button.count():
             button.click()
+            page.get_by_text("Auto-play is on (speed 4)").wait_for()
     ended = re.compile(r"wins the game!|Shared win")
     board.locator(".result h2").filter(has_text=ended).wait_for(timeout=240_000)
     for page in phones:
