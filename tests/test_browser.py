@@ -117,3 +117,51 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     shot(phones[0], "phone-ended")
     fac.locator("#table-status", has_text="Status: ended").wait_for()
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
+
+
+def _facilitator_page(server, browser):  # noqa: F811
+    fac = browser.new_context().new_page()
+    fac.goto(server.url + "/facilitator/")
+    fac.get_by_label("Name").fill("teacher")
+    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
+    fac.get_by_role("button", name="Log in").click()
+    fac.get_by_role("button", name="Create a War table").click()
+    fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))
+    return fac, fac.url.rsplit("/", 1)[1]
+
+
+def _errors(page):
+    seen = []
+    page.on("pageerror", lambda exc: seen.append(str(exc)))
+    return seen
+
+
+def test_closing_a_table_in_its_lobby_tells_the_phone_without_errors(server, browser):  # noqa: F811
+    fac, code = _facilitator_page(server, browser)
+    fac_errors = _errors(fac)
+    phone, _dialogs = join_on_phone(browser, server.url, code, "Ana")
+    phone_errors = _errors(phone)
+    phone.get_by_text("Waiting for players").wait_for()
+    fac.once("dialog", lambda dialog: dialog.accept())
+    fac.get_by_role("button", name="Close the table").click()
+    phone.get_by_text("This table was closed").wait_for()
+    assert phone.get_by_text("Waiting for players").count() == 0
+    assert phone.get_by_text("This game has ended.").count() == 0  # not both messages at once
+    fac.locator("#table-status", has_text="Status: ended").wait_for()
+    assert phone_errors == [] and fac_errors == []
+
+
+def test_a_removed_student_is_told_so_and_still_after_a_reload(server, browser):  # noqa: F811
+    fac, code = _facilitator_page(server, browser)
+    ana, _ = join_on_phone(browser, server.url, code, "Ana")
+    ben, _ = join_on_phone(browser, server.url, code, "Ben")
+    ana.get_by_role("button", name="Deal cards & start").click()
+    ben.locator(".deck-button").wait_for()
+    fac.once("dialog", lambda dialog: dialog.accept())
+    fac.get_by_role("button", name="Remove Ben").click()
+    ben.get_by_text("Your teacher removed you from this table.").wait_for()
+    ben.wait_for_timeout(500)  # nothing that arrives later brings the game back
+    assert ben.locator(".deck-button").is_hidden() and ben.locator("#game-panel").is_hidden()
+    ben.reload()
+    ben.get_by_text("Your teacher removed you from this table.").wait_for()
+    assert ben.get_by_text("has already started").count() == 0 and ben.locator("#join-panel").is_hidden()

@@ -92,7 +92,10 @@ function flash(message) {
 
 const ctx = { role: "player", act, flash, current: () => current, log: () => (current ? current.log : []) };
 
+let removed = false;
+
 socket.on("view", (payload) => {
+  if (removed) return;
   const next = accept(current, payload);
   const older = next.version !== payload.version || (current && current.code === payload.code && payload.version < current.version);
   current = next;
@@ -111,6 +114,7 @@ socket.on("removed", (msg) => {
   }
   token = null;
   current = null;
+  removed = true;
   showFatal(msg.message);
 });
 
