@@ -49,7 +49,8 @@ def create_app(overrides: dict | None = None):
     app.register_blueprint(facilitator_bp, url_prefix="/facilitator")
     app.register_blueprint(api_bp, url_prefix="/api")
 
-    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"],
+    from app.wire import packet_json
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json,
                       message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
     from app import realtime

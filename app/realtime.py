@@ -27,6 +27,7 @@ from flask_socketio import join_room, leave_room
 from app.extensions import socketio
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
+from app.wire import Encoded
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class Notifier:
         if outcome is None:
             return
         for viewer_key, payload in outcome.views:
-            socketio.emit("view", payload, to=room_of(viewer_key, outcome.code))
+            socketio.emit("view", Encoded.of(payload), to=room_of(viewer_key, outcome.code))
         for token_hash in outcome.removed:
             socketio.emit("removed", {"message": "Your teacher removed you from this table."},
                           to=seat_room(token_hash))

@@ -26,6 +26,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from sqlalchemy import insert, select as sa_select, update
@@ -36,6 +37,7 @@ from sqlmodel import Session, select
 from app import engines
 from app.engines.contract import IllegalAction, entry_visible, strip_label
 from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
+from app.wire import dumps_compact
 from app.security import InputError, clean_name, clean_note, has_nul, hash_token, name_key, new_code, new_token
 
 LOG_TAIL = 60          # log entries a viewer gets when it (re)joins
@@ -83,6 +85,37 @@ def _is_int(value) -> bool:
 
 class _Lost(Exception):
     """Another process changed the table between our read and our write."""
+
+
+class MoveSQL:
+    """The two statements of every move, as plain SQL for the database's driver:
+    building them through SQLAlchemy's expression layer cost more than running them."""
+
+    def __init__(self, dialect: str):
+        self.sqlite = dialect == "sqlite"
+        mark = (lambda name: f":{name}") if self.sqlite else (lambda name: f"%({name})s")
+        json = (lambda name: mark(name)) if self.sqlite else (lambda name: f"CAST({mark(name)} AS JSON)")
+        self.swap_sql = (f"UPDATE game_table SET version = {mark('version')}, state = {json('state')}, "
+                         f"status = {mark('status')}, timers = {json('timers')}, "
+                         f"next_due_at = {mark('next_due_at')}, updated_at = {mark('updated_at')} "
+                         f"WHERE id = {mark('id')} AND version = {mark('expected')}")
+        self.append_sql = (f"INSERT INTO event (table_id, version, kind, actor, action, log, at) VALUES "
+                           f"({mark('table_id')}, {mark('version')}, {mark('kind')}, {mark('actor')}, "
+                           f"{json('action')}, {json('log')}, {mark('at')})")
+
+    def _moment(self, moment: datetime):
+        # As SQLAlchemy's DateTime stores it in SQLite (naive UTC text); PostgreSQL takes it as it is.
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else moment
+
+    def swap(self, conn, table_id: int, expected: int, values: dict):
+        return conn.exec_driver_sql(self.swap_sql, {
+            "version": values["version"], "state": dumps_compact(values["state"]), "status": values["status"],
+            "timers": dumps_compact(values["timers"]), "next_due_at": values["next_due_at"],
+            "updated_at": self._moment(values["updated_at"]), "id": table_id, "expected": expected})
+
+    def append(self, conn, event: dict):
+        conn.exec_driver_sql(self.append_sql, dict(event, action=dumps_compact(event["action"]),
+                                                   log=dumps_compact(event["log"]), at=self._moment(event["at"])))
 
 
 @dataclass
@@ -170,6 +203,7 @@ class TableService:
         self.connected: Callable[[str], bool] = connected or (lambda _token_hash: False)
         self._live: dict[str, Live] = {}
         self._live_lock = threading.Lock()
+        self._sql = MoveSQL(db.dialect.name)
         self._by_token: dict[str, str] = {}   # seat token hash -> table code (a cache)
 
     # ------------------------------------------------------------ ORM reads
@@ -629,12 +663,15 @@ class TableService:
                       next_due_at=next_due, updated_at=utcnow())
         try:
             with self.db.begin() as conn:
-                done = conn.execute(update(TABLE).where(TABLE.c.id == live.id, TABLE.c.version == live.version)
-                                    .values(**values))
+                if fields:  # the rare change of the table's own flags (lock, pause)
+                    done = conn.execute(update(TABLE).where(TABLE.c.id == live.id,
+                                                            TABLE.c.version == live.version).values(**values))
+                else:  # every move: plain SQL, no statement to build
+                    done = self._sql.swap(conn, live.id, live.version, values)
                 if done.rowcount != 1:
                     raise _Lost()
-                conn.execute(insert(EVENTS).values(table_id=live.id, version=live.version + 1, kind=kind,
-                                                   actor=actor, action=action, log=log, at=values["updated_at"]))
+                self._sql.append(conn, dict(table_id=live.id, version=live.version + 1, kind=kind, actor=actor,
+                                            action=action, log=log, at=values["updated_at"]))
                 for seat_id, change in (seat_updates or {}).items():
                     conn.execute(update(SEATS).where(SEATS.c.id == seat_id).values(**change))
         except IntegrityError:

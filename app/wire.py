@@ -1,0 +1,48 @@
+"""JSON on the wire, encoded once per payload.
+
+A `view` payload is built once and may go to several rooms (and, scaled, through
+the message queue to other processes). python-socketio would walk every payload
+looking for binary parts and encode it again for each room; a `Encoded` payload
+is already JSON text, which the Socket.IO packet encoder (`packet_json`, the
+server's `json` module) splices in as it is. Clients receive the same object.
+"""
+from __future__ import annotations
+
+import json
+
+try:  # orjson is several times faster; plain json gives the same text otherwise
+    import orjson
+except ImportError:  # pragma: no cover - orjson is a dependency, this is a fallback
+    orjson = None
+
+
+def dumps_compact(value) -> str:
+    if orjson is not None:
+        return orjson.dumps(value).decode()
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Encoded(str):
+    """A payload already encoded as JSON text (a str, so it pickles through the queue
+    and python-socketio's binary check passes it over at once)."""
+
+    @classmethod
+    def of(cls, value) -> "Encoded":
+        return cls(dumps_compact(value))
+
+
+class packet_json:
+    """The `json` module Socket.IO packets use: an `Encoded` argument goes in as is."""
+
+    @staticmethod
+    def dumps(obj, *args, **kwargs):
+        if isinstance(obj, list) and any(isinstance(x, Encoded) for x in obj):
+            return "[" + ",".join(str(x) if isinstance(x, Encoded) else json.dumps(x, *args, **kwargs)
+                                  for x in obj) + "]"
+        if isinstance(obj, Encoded):
+            return str(obj)
+        return json.dumps(obj, *args, **kwargs)
+
+    @staticmethod
+    def loads(text, *args, **kwargs):
+        return json.loads(text, *args, **kwargs)
