@@ -847,7 +847,16 @@ class TableService:
 
     def _payload(self, live: Live, viewer, meta: dict, parts, *, since: int | None) -> dict:
         view, actions, moderation = parts
-        entries = [e for e in live.log if (since is None or e["v"] > since) and entry_visible(e, viewer)]
+        if since is None:
+            entries = [e for e in live.log if entry_visible(e, viewer)]
+        else:
+            entries = []
+            for e in reversed(live.log):
+                if e["v"] <= since:
+                    break
+                if entry_visible(e, viewer):
+                    entries.append(e)
+            entries.reverse()
         payload = dict(meta, seat=viewer if _is_int(viewer) else None, view=view, actions=actions,
                        log=entries, log_reset=since is None)
         if moderation is not None:
@@ -866,7 +875,13 @@ class TableService:
             last = live.sent.get(key)
             seen = (shared, parts)
             since = last[0] if last is not None else live.version - 1
-            fresh_log = any(e["v"] > since and entry_visible(e, viewer) for e in live.log)
+            fresh_log = False
+            for e in reversed(live.log):  # newest first: only the change's own entries are looked at
+                if e["v"] <= since:
+                    break
+                if entry_visible(e, viewer):
+                    fresh_log = True
+                    break
             if viewer in force:
                 since = None
             elif last is not None and last[1] == seen and not fresh_log:
