@@ -156,6 +156,7 @@ class Live:
     sent: dict = field(default_factory=dict)
     changed_at: dict = field(default_factory=dict)
     reloaded: bool = False  # read from the database for the change being made now
+    board_view: tuple | None = None  # (state, the board's view of it), computed once per change
 
     @property
     def spec(self):
@@ -555,7 +556,9 @@ class TableService:
         for t in (engine.timers(state) if hasattr(engine, "timers") else []):
             after = float(t.get("after", 0)) * (scale if t.get("pace") else 1.0)
             listed[t["key"]] = {"actor": t.get("actor", "system"), "action": t.get("action"), "after": after}
-        waiting = engine.view(state, "board").get("prompt", {}).get("waiting_for", [])
+        board = engine.view(state, "board")
+        live.board_view = (state, board)  # the board's view of this state, reused for its payload
+        waiting = board.get("prompt", {}).get("waiting_for", [])
         for x in live.seats:
             if x.computer and x.index in waiting:
                 listed[f"bot:{x.index}"] = {"actor": x.index, "bot": True, "after": COMPUTER_DELAY * scale}
@@ -815,7 +818,9 @@ class TableService:
                     and len(live.seats) >= spec.min_seats:
                 actions = [{"type": "start", "label": spec.start_label}]
         else:
-            view = engine.view(live.state, viewer)
+            cached = live.board_view
+            view = cached[1] if viewer == "board" and cached is not None and cached[0] is live.state \
+                else engine.view(live.state, viewer)
             view.setdefault("prompt", {"waiting_for": [], "text": ""})
             actions = [] if live.status != "playing" or live.paused else engine.actions(live.state, viewer)
         moderation = self._moderation(live) if viewer == "facilitator" else None
