@@ -204,3 +204,64 @@ def test_join_page_says_at_once_when_a_newcomer_cannot_join(app, war_table, tabl
     tables.act(war_table.code, 0, 2, {"type": "start"})
     page = client.get(f"/join/{war_table.code}").data.decode()
     assert 'data-closed="This game has already started. Ask your teacher for a new code."' in page
+
+
+# ------------------------------------------------------- NUL bytes, on PostgreSQL
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_app(request, tmp_path):
+    """The app on SQLite and on a private schema of the machine's PostgreSQL (which,
+    unlike SQLite, refuses NUL in text: these inputs gave HTTP 500 there)."""
+    if request.param == "sqlite":
+        app = make_app(tmp_path)
+        yield app
+        app.extensions["db"].dispose()
+        return
+    import uuid
+
+    from sqlalchemy import create_engine, text
+
+    schema = "nul_" + uuid.uuid4().hex[:10]
+    admin = create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    app = make_app(tmp_path, DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
+    yield app
+    app.extensions["notifier"].scheduler.stop()
+    app.extensions["db"].dispose()
+    with admin.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()
+
+
+def test_a_nul_byte_anywhere_is_bad_input_not_a_server_error(any_db_app):
+    from phones import Phone
+
+    app = any_db_app
+    teacher = app.extensions["accounts"].add("teacher", PASSWORD)
+    token = app.extensions["accounts"].issue_token(teacher.id)
+    table = app.extensions["tables"].create_table(teacher.id, "war", {})
+    client = app.test_client()
+    bearer = {"Authorization": f"Bearer {token}"}
+    responses = {
+        "api login": client.post("/api/login", json={"name": "teach\x00er", "password": PASSWORD}),
+        "form login": client.post("/facilitator/login", data={"name": "teach\x00er", "password": PASSWORD}),
+        "join page": client.get(f"/join/{table.code[:3]}%00{table.code[4:]}"),
+        "board page": client.get(f"/board/AB%00DEF"),
+        "api table": client.get("/api/tables/AB%00DEF", headers=bearer),
+        "api create": client.post("/api/tables", json={"game": "war\x00"}, headers=bearer),
+        "api class": client.post("/api/classes", json={"game": "war", "options": {"mode": "classic\x00"}},
+                                 headers=bearer),
+        "bearer": client.get(f"/api/tables/{table.code}", headers={"Authorization": "Bearer ab\x00cd"}),
+    }
+    for what, response in responses.items():
+        assert 400 <= response.status_code < 500, (what, response.status_code)
+    phone = Phone(app)
+    assert phone.join(table.code, "Ana")["ok"]
+    for event, payload in [("note", {"text": "bad \x00 note"}), ("join", {"code": "AB\x00DEF", "name": "Ben"}),
+                           ("join", {"code": table.code, "name": "B\x00en"}), ("resume", {"token": "x\x00y"}),
+                           ("watch", {"code": table.code + "\x00"})]:
+        ack = phone.send(event, payload)
+        assert ack["ok"] is False and ack["error"]["code"] in ("bad_request", "unknown_table"), (event, ack)
+    assert [n.text for n in app.extensions["tables"].notes(table.code)] == []
+    assert [s.name for s in app.extensions["tables"].seats(table.code)] == ["Ana"]
+    phone.close()

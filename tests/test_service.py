@@ -7,6 +7,7 @@ real here, never mocked.
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import text
 
 from app.accounts import Accounts
 from app.db import make_engine
+from app import engines
 from app.engines import war
 from app.engines.contract import strip_label
 from app.tables import ServiceError, TableService
@@ -230,3 +232,31 @@ def test_replay_refuses_other_engine_or_data_versions(service, facilitator_id):
     with pytest.raises(ServiceError) as err:
         service.replay(table.code)
     assert "war-classic-0" in err.value.message and war.GAME.version in err.value.message
+
+
+def test_a_deadline_is_a_system_action_fired_once_logged_and_replayed(service, facilitator_id):
+    """The test game's vote closes after 30 s: `time_up` from "system", through the scheduler's path."""
+    engines.register("testgames.dicerace")
+    table = service.create_table(facilitator_id, "dicerace", {"goal": 30})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    opened_at = None
+    while "vote:1" not in service.get(table.code).timers:  # play rounds until the first vote opens
+        live = service.live(table.code)
+        seat, action = next((s, a) for s in (0, 1) for a in engines.get("dicerace").actions(live.state, s)
+                            if a["type"] in ("start", "move"))
+        before = time.time()
+        service.act(table.code, seat, live.version, strip_label(action))
+        opened_at = before
+    row = service.get(table.code)
+    due = row.timers["vote:1"]["due"]
+    assert row.next_due_at == due and opened_at + 29 <= due <= time.time() + 30
+    assert service.fire_due(table.code, now=due - 1) == []  # not yet
+    service.act(table.code, 0, row.version, {"type": "vote", "choice": "sprint"})
+    assert service.get(table.code).timers["vote:1"]["due"] == due  # a deadline does not move with the play
+    fired = service.fire_due(table.code, now=due + 1)
+    assert len(fired) == 1 and service.fire_due(table.code, now=due + 2) == []
+    last = service.events(table.code)[-1]
+    assert (last.kind, last.actor, last.action) == ("game", "system", {"type": "time_up"})
+    assert service.get(table.code).state["phase"] != "vote"
+    assert service.replay(table.code) == service.get(table.code).state
