@@ -242,7 +242,7 @@ class ClassService:
     def create(self, facilitator_id: int, game, options=None, table_size=None,
                fill_with_computer=False) -> ClassSession:
         if not isinstance(game, str):
-            raise ServiceError("bad_request", "Send the game's key, e.g. {\"game\": \"war\"}.")
+            raise ServiceError("bad_request", "Send the game's key, one of: " + ", ".join(engines.keys()) + ".")
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -350,7 +350,7 @@ class ClassService:
     @staticmethod
     def _renumber(s: Session, seats: list[Seat]) -> None:
         """Contiguous seat numbers, students before computers, so that seat 0 (who may
-        press "Deal cards & start") is a student whenever the table has one."""
+        press the start button) is a student whenever the table has one."""
         ordered = [x for x in seats if not x.computer] + [x for x in seats if x.computer]
         for index, seat in enumerate(ordered):
             if seat.seat_index != index:
@@ -603,7 +603,7 @@ class ClassService:
         return self._settle(attempt)
 
     def _give_solo_computers(self, table_code: str, rule: seating.SeatingRule) -> None:
-        # A solo student can press "Deal cards & start" only once the computer opponent sits down.
+        # A solo student can start only once the computer opponent sits down.
         def attempt():
             while sum(x.computer for x in self.tables.seats(table_code)) < rule.solo_computers:
                 self.add_computer_seat(table_code)
@@ -849,7 +849,7 @@ class ClassService:
         if t.status == "lobby":
             need = max(0, spec.min_seats - len(facts.players))
             turn = {"text": f"Waiting for {need} more player{'s' if need != 1 else ''}" if need
-                    else f"Ready: {facts.players[0]['name']} can deal the cards" if not facts.players[0]["computer"]
+                    else f"Ready: {facts.players[0]['name']} can start ({spec.start_label})" if not facts.players[0]["computer"]
                     else "Ready to start"}
         return {"number": facts.number, "status": t.status, "paused": t.paused,
                 "players": [{"seat": p["seat"], "name": p["name"], "computer": p["computer"],

@@ -145,8 +145,8 @@ class Student:
 class Table:
     """A lobby table: its students in seat order, its computer seats, its lock.
 
-    `computer_first` is True when seat 0 (whoever may press "Deal cards &
-    start") is a computer: no arriving student is placed there.
+    `computer_first` is True when seat 0 (whoever may press the start button)
+    is a computer: no arriving student is placed there.
     """
 
     key: Any
