@@ -22,17 +22,21 @@ def tap(locator):
         pass  # it changed under the finger (someone else's move); the caller looks again
 
 
-def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
-    teacher = browser.new_context()
-    fac = teacher.new_page()
-    fac_dialogs = no_dialogs(fac)
+def _facilitator_page(server, browser):  # noqa: F811
+    """A logged-in facilitator who just created a War table: (page, table code)."""
+    fac = browser.new_context().new_page()
     fac.goto(server.url + "/facilitator/")
     fac.get_by_label("Name").fill("teacher")
     fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
     fac.get_by_role("button", name="Create a War table").click()
     fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))
-    code = fac.url.rsplit("/", 1)[1]
+    return fac, fac.url.rsplit("/", 1)[1]
+
+
+def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
+    fac, code = _facilitator_page(server, browser)
+    fac_dialogs = no_dialogs(fac)
 
     with fac.expect_popup() as popup:
         fac.get_by_role("link", name="Open the board in a new window").click()
@@ -117,17 +121,6 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     shot(phones[0], "phone-ended")
     fac.locator("#table-status", has_text="Status: ended").wait_for()
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
-
-
-def _facilitator_page(server, browser):  # noqa: F811
-    fac = browser.new_context().new_page()
-    fac.goto(server.url + "/facilitator/")
-    fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
-    fac.get_by_role("button", name="Log in").click()
-    fac.get_by_role("button", name="Create a War table").click()
-    fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))
-    return fac, fac.url.rsplit("/", 1)[1]
 
 
 def _errors(page):
