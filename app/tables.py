@@ -24,7 +24,7 @@ import random
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -43,6 +43,7 @@ from app.security import InputError, clean_name, clean_note, has_nul, hash_token
 LOG_TAIL = 60          # log entries a viewer gets when it (re)joins
 COMPUTER_DELAY = 1.0   # seconds a computer-played seat "thinks" before moving
 RETRIES = 8            # compare-and-swaps lost to other processes before giving up
+LIVE_TABLES = 2000     # tables a process keeps in memory (a 400-phone school plays about 100)
 
 TABLE = GameTable.__table__
 EVENTS = Event.__table__
@@ -202,7 +203,7 @@ class TableService:
         self.bot_delay_scale = bot_delay_scale
         # Whether a seat (by token hash) has a live connection: realtime.py supplies it.
         self.connected: Callable[[str], bool] = connected or (lambda _token_hash: False)
-        self._live: dict[str, Live] = {}
+        self._live: OrderedDict[str, Live] = OrderedDict()  # least recently loaded first
         self._live_lock = threading.Lock()
         self._sql = MoveSQL(db.dialect.name)
         self._by_token: dict[str, str] = {}   # seat token hash -> table code (a cache)
@@ -378,6 +379,9 @@ class TableService:
             if known is not None and known.version >= live.version and not fresh:
                 return known
             self._live[code] = live
+            self._live.move_to_end(code)
+            while len(self._live) > LIVE_TABLES:  # a term of tables must not pile up in memory:
+                self._live.popitem(last=False)    # the database has them; a forgotten one reloads
         return live
 
     def _load(self, code: str) -> Live:

@@ -260,3 +260,16 @@ def test_a_deadline_is_a_system_action_fired_once_logged_and_replayed(service, f
     assert (last.kind, last.actor, last.action) == ("game", "system", {"type": "time_up"})
     assert service.get(table.code).state["phase"] != "vote"
     assert service.replay(table.code) == service.get(table.code).state
+
+
+def test_the_live_copies_are_bounded_and_a_forgotten_table_reloads(service, facilitator_id, monkeypatch):
+    monkeypatch.setattr("app.tables.LIVE_TABLES", 2)
+    codes = []
+    for _ in range(3):
+        table = service.create_table(facilitator_id, "war", {})
+        seat_players(service, table.code, ["Ana", "Ben"])
+        service.act(table.code, 0, 2, {"type": "start"})
+        codes.append(table.code)
+    assert len(service._live) <= 2 and codes[0] not in service._live
+    outcome = service.act(codes[0], 0, 3, {"type": "reveal"})  # reloaded from the database
+    assert outcome.version == 4 and service.replay(codes[0]) == service.get(codes[0]).state
