@@ -49,10 +49,12 @@ def create_app(overrides: dict | None = None):
     app.register_blueprint(facilitator_bp, url_prefix="/facilitator")
     app.register_blueprint(api_bp, url_prefix="/api")
 
-    from app.wire import packet_json
+    from app.wire import packet_json, queue_json
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json,
                       message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
+        socketio.server.manager.json = queue_json
     from app import realtime
     realtime.register(app, socketio)
 

@@ -46,3 +46,22 @@ class packet_json:
     @staticmethod
     def loads(text, *args, **kwargs):
         return json.loads(text, *args, **kwargs)
+
+
+class queue_json:
+    """The `json` module of the message queue (scaled set-up): an `Encoded` payload
+    crosses to the other processes as {"__encoded__": text} and arrives `Encoded`
+    again, so their sockets get the same object and not a string."""
+
+    @staticmethod
+    def dumps(message, *args, **kwargs):
+        if isinstance(message, dict) and isinstance(message.get("data"), list):
+            message = dict(message, data=[{"__encoded__": str(x)} if isinstance(x, Encoded) else x
+                                          for x in message["data"]])
+        return json.dumps(message, *args, **kwargs)
+
+    @staticmethod
+    def loads(text, *args, **kwargs):
+        def revive(obj):
+            return Encoded(obj["__encoded__"]) if len(obj) == 1 and "__encoded__" in obj else obj
+        return json.loads(text, *args, object_hook=revive, **kwargs)
