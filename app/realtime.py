@@ -198,15 +198,16 @@ class Scheduler:
             while not self._stopped:
                 try:
                     now = time.time()
-                    codes = []
+                    codes = {}  # table code -> whether only the database knows it is due
                     with self._lock:
                         while self._heap and self._heap[0][0] <= now:
-                            codes.append(heapq.heappop(self._heap)[1])
+                            codes[heapq.heappop(self._heap)[1]] = False
                     if now >= next_poll:
                         next_poll = now + POLL_SECONDS
-                        codes += [code for code, _due in self.tables.due_tables(now)]
-                    for code in dict.fromkeys(codes):
-                        for outcome in self.tables.fire_due(code, now=now):
+                        for code, _due in self.tables.due_tables(now):
+                            codes.setdefault(code, True)
+                    for code, from_db in codes.items():
+                        for outcome in self.tables.fire_due(code, now=now, check_db=from_db):
                             self.notifier.publish(outcome)
                     with self._lock:
                         wait = min([next_poll] + [self._heap[0][0]] if self._heap else [next_poll]) - time.time()

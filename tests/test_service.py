@@ -273,3 +273,15 @@ def test_the_live_copies_are_bounded_and_a_forgotten_table_reloads(service, faci
     assert len(service._live) <= 2 and codes[0] not in service._live
     outcome = service.act(codes[0], 0, 3, {"type": "reveal"})  # reloaded from the database
     assert outcome.version == 4 and service.replay(codes[0]) == service.get(codes[0]).state
+
+
+def test_a_process_with_an_old_copy_fires_a_timer_another_process_set(service, facilitator_id):
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    other = TableService(service.db, bot_delay_scale=0)
+    other.live(table.code)  # this "process" saw the table before the computer took Ben's seat
+    service.moderate(facilitator_id, table.code, 3, {"type": "kick", "seat": 1})  # ...and then stopped
+    assert other.fire_due(table.code) == []  # its own copy knows no timer
+    fired = other.fire_due(table.code, check_db=True)  # the database says one is due
+    assert [o.version for o in fired] == [5] and service.events(table.code)[-1].actor == "seat:1:auto"
