@@ -22,26 +22,34 @@ if ASYNC_MODE == "eventlet":
 import argparse  # noqa: E402
 
 
+DEFAULT_PORT = 8000  # 5000 is taken by AirPlay on macOS
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m app", description="Run the Classroom Games server.")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all interfaces)")
-    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default: {DEFAULT_PORT})")
     args = parser.parse_args(argv)
 
     from app import create_app
     from app.extensions import socketio
-    from app.netaddr import lan_address
+    from app.netaddr import lan_address, terminal_qr, where_phones_connect
 
     app = create_app()
     accounts = app.extensions["accounts"]
-    shown_host = args.host if args.host not in ("0.0.0.0", "::") else (lan_address() or "127.0.0.1")
-    base = app.config["PUBLIC_URL"] or f"http://{shown_host}:{args.port}"
+    base, unreachable = where_phones_connect(app.config["PUBLIC_URL"], args.host, args.port, lan_address())
     print(f"Classroom Games is running. Open {base}/ (students) or {base}/facilitator/ (teacher).", flush=True)
+    if unreachable:
+        print(f"WARNING: {unreachable}", flush=True)
+    else:
+        print(f"Phones open {base}/ or scan:", flush=True)
+        print(terminal_qr(f"{base}/"), flush=True)
     setup = accounts.setup_link_token()
     if setup:
         print(f"No facilitator account yet. Create one (this link works once): {base}/facilitator/setup/{setup}",
               flush=True)
-        print("  or run: flask --app app facilitator add NAME --password PASSWORD", flush=True)
+        print(f"  or run: {sys.executable} -m flask --app app facilitator add NAME --password PASSWORD",
+              flush=True)
     sys.stdout.flush()
     socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False)
 

@@ -5,7 +5,6 @@ itself. We read interface addresses from the kernel (no packet is sent).
 """
 from __future__ import annotations
 
-import fcntl
 import ipaddress
 import socket
 import struct
@@ -16,7 +15,18 @@ from flask import current_app, request
 SIOCGIFADDR = 0x8915
 
 
+try:
+    import fcntl  # Linux and macOS
+except ImportError:  # Windows: no ioctl; ask the resolver for this host's own addresses instead
+    fcntl = None
+
+
 def interface_addresses() -> list[str]:
+    if fcntl is None or not hasattr(socket, "if_nameindex"):
+        try:
+            return sorted({info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)})
+        except OSError:
+            return []
     found = []
     for _index, name in socket.if_nameindex():
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
@@ -60,3 +70,34 @@ def base_url() -> str:
 
 def join_url(code: str) -> str:
     return f"{base_url()}/join/{code}"
+
+
+def where_phones_connect(public_url: str, host: str, port: int, lan: str | None) -> tuple[str, str | None]:
+    """(the address to open, None) when phones can reach it, else (an address for this
+    computer, the reason phones cannot, with what to do)."""
+    if public_url:
+        return public_url, None
+    if host in ("127.0.0.1", "localhost", "::1"):
+        return (f"http://127.0.0.1:{port}",
+                f"The server listens only on this computer ({host}), so phones cannot reach it. "
+                f"Start it with --host 0.0.0.0 to let phones on the classroom network join.")
+    if host in ("0.0.0.0", "::", ""):
+        if lan is None:
+            return (f"http://127.0.0.1:{port}",
+                    "No network address was found, so phones cannot reach this computer. Connect it to the "
+                    "classroom Wi-Fi (or set PUBLIC_URL to the address phones use), then start again.")
+        return f"http://{lan}:{port}", None
+    return f"http://{host}:{port}", None
+
+
+def terminal_qr(url: str) -> str:
+    """The QR code of `url` as text for the terminal (dark modules as blocks)."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=2)
+    code.add_data(url)
+    out = io.StringIO()
+    code.print_ascii(out=out, invert=True)
+    return out.getvalue()

@@ -265,3 +265,18 @@ def test_a_nul_byte_anywhere_is_bad_input_not_a_server_error(any_db_app):
     assert [n.text for n in app.extensions["tables"].notes(table.code)] == []
     assert [s.name for s in app.extensions["tables"].seats(table.code)] == ["Ana"]
     phone.close()
+
+
+@pytest.mark.parametrize("public, host, lan, expected, warns", [
+    ("https://games.school.example", "127.0.0.1", None, "https://games.school.example", None),
+    ("", "0.0.0.0", "192.168.1.20", "http://192.168.1.20:8000", None),
+    ("", "10.0.0.5", None, "http://10.0.0.5:8000", None),
+    ("", "127.0.0.1", "192.168.1.20", "http://127.0.0.1:8000", "--host 0.0.0.0"),
+    ("", "0.0.0.0", None, "http://127.0.0.1:8000", "classroom Wi-Fi"),
+])
+def test_the_start_message_names_an_address_phones_reach_or_says_why_not(public, host, lan, expected, warns):
+    from app.netaddr import where_phones_connect
+
+    address, reason = where_phones_connect(public, host, 8000, lan)
+    assert address == expected
+    assert (reason is None) == (warns is None) and (warns is None or warns in reason)

@@ -22,9 +22,21 @@ def test_first_start_prints_the_address_and_a_one_time_setup_link(server):
     server.start()
     text = "".join(server.output)
     assert f"Open {server.url}/" in text
+    assert f"Phones open {server.url}/ or scan:" in text and "\u2588" in text  # the QR code, in the terminal
     assert "Traceback" not in text and "Exception" not in text  # a clean start for the teacher
     link = next(word for word in text.split() if "/facilitator/setup/" in word)
     assert requests.get(link, timeout=5).status_code == 200
+
+
+def test_a_server_phones_cannot_reach_says_so_and_shows_no_qr_code(tmp_path):
+    srv = LiveServer(tmp_path, PUBLIC_URL="")  # listening on 127.0.0.1 only, no public address
+    try:
+        srv.start()
+        text = "".join(srv.output)
+        assert "WARNING: The server listens only on this computer (127.0.0.1), so phones cannot reach it" in text
+        assert "--host 0.0.0.0" in text and "scan" not in text and "\u2588" not in text
+    finally:
+        srv.stop()
 
 
 def test_three_clients_play_a_war_game_to_the_end(server):

@@ -1,0 +1,65 @@
+# Sourced by scripts/run and scripts/test: make sure .venv exists and holds the
+# project (with the extras named in $VENV_EXTRAS), then put it first on PATH.
+# Works with Debian's and Ubuntu's system Python, where `pip install` outside a
+# virtual environment is refused (PEP 668): everything goes into .venv.
+# Needs: python3 (3.11+). As root it installs what Debian lacks (python3-venv,
+# WeasyPrint's Pango); otherwise it stops with the exact command to run.
+
+need_root_or_say() {  # need_root_or_say "apt packages" "why"
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian packages ($2): $1"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $1 >/dev/null
+  else
+    echo "Classroom Games needs $2. Install it, then run this again:" >&2
+    echo "    sudo apt-get install -y $1" >&2
+    exit 1
+  fi
+}
+
+PYTHON=${PYTHON:-python3}
+if ! command -v "$PYTHON" >/dev/null 2>&1; then
+  echo "Python 3.11 or newer is needed: install it (Debian/Ubuntu: sudo apt-get install -y python3), then run this again." >&2
+  exit 1
+fi
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+  echo "Python 3.11 or newer is needed; $("$PYTHON" --version 2>&1) was found." >&2
+  exit 1
+fi
+
+VENV=.venv
+if [ ! -x "$VENV/bin/python" ]; then
+  rm -rf "$VENV"
+  if ! "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then
+    rm -rf "$VENV"
+    need_root_or_say "python3-venv" "Python's venv module (python3-venv)"
+    "$PYTHON" -m venv "$VENV"
+  fi
+fi
+
+# WeasyPrint (the PDF reports) loads Pango from the system.
+if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p 2>/dev/null | grep -q "libpango-1.0"; then
+  need_root_or_say "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core" "the Pango text library for PDF reports"
+fi
+
+# Install (again) only when pyproject.toml changed since the last install; an
+# install with the test extras also serves the server.
+sum=$(cksum pyproject.toml | cut -d' ' -f1)
+stamp="$VENV/.installed-$sum-${VENV_EXTRAS:-base}"
+if [ ! -f "$stamp" ] && ! { [ -z "${VENV_EXTRAS:-}" ] && [ -f "$VENV/.installed-$sum-test" ]; }; then
+  echo "Installing Classroom Games into $VENV (first run, or pyproject.toml changed)…"
+  spec="."
+  [ -n "${VENV_EXTRAS:-}" ] && spec=".[$VENV_EXTRAS]"
+  log="$VENV/install.log"
+  if ! { "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade pip &&
+         "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$spec"; } >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "Installing into $VENV failed (the whole log: $log)." >&2
+    exit 1
+  fi
+  for old in "$VENV"/.installed-*; do
+    case "$old" in *"-$sum-"*) ;; *) rm -f "$old" ;; esac
+  done
+  touch "$stamp"
+fi
+export PATH="$PWD/$VENV/bin:$PATH"
