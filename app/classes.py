@@ -36,6 +36,7 @@ from app.tables import ServiceError, TableService, actor_name, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
 AWAY_SECONDS = 60      # a student disconnected this long needs the teacher
+STALL_SECONDS = 30     # a playing table waiting this long on named students: say who
 MESSAGE_MAX = 140      # a message to every phone: one line on a phone screen
 RETRIES = 12           # a class change that lost a compare-and-swap is retried this often
 LEADERS_ON_BOARD = 10  # the projected leader board lists this many players
@@ -82,6 +83,7 @@ class TableFacts:
     result: dict | None
     idle_seconds: float | None   # since the last event of any kind
     figures: dict = field(default_factory=dict)
+    prompt: dict | None = None   # the board view's prompt: {"waiting_for": [seats], "text"}, None before the start
 
 
 def _idle_alert(facts: TableFacts) -> list[dict]:
@@ -90,6 +92,23 @@ def _idle_alert(facts: TableFacts) -> list[dict]:
             and facts.idle_seconds >= IDLE_SECONDS:
         return [{"kind": "idle", "level": "attention", "text": f"No move for {_minutes(facts.idle_seconds)}"}]
     return []
+
+
+def _seconds(seconds: float) -> str:
+    return f"{int(seconds)} s" if seconds < 60 else _minutes(seconds)
+
+
+def _stalled_alert(facts: TableFacts) -> list[dict]:
+    """A playing table whose game waits on particular students, with no event for STALL_SECONDS."""
+    t = facts.table
+    if t.status != "playing" or t.paused or facts.idle_seconds is None or facts.idle_seconds < STALL_SECONDS:
+        return []
+    waiting = set((facts.prompt or {}).get("waiting_for") or [])
+    people = [p for p in facts.players if p["seat"] in waiting and not p["computer"]]
+    if not people:
+        return []
+    return [{"kind": "stalled", "level": "attention", "seats": [p["seat"] for p in people],
+             "text": f"Waiting on {_names([p['name'] for p in people])} for {_seconds(facts.idle_seconds)}"}]
 
 
 def _away_alert(facts: TableFacts) -> list[dict]:
@@ -125,8 +144,8 @@ def _waiting_alert(facts: TableFacts) -> list[dict]:
 
 
 # Generic alerts; a game adds its own through its FIGURES entry (through its spec's `figures`).
-ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _away_alert, _finished_alert,
-                                                         _waiting_alert]
+ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _stalled_alert, _away_alert,
+                                                         _finished_alert, _waiting_alert]
 
 
 # ------------------------------------------------------------------ service
@@ -820,7 +839,8 @@ class ClassService:
         for r in self._visible(self._read(klass)):
             t = r["table"]
             engine = engines.get(t.game)
-            public = engine.view(t.state, "board")["public"] if t.state is not None else None
+            board = engine.view(t.state, "board") if t.state is not None else None
+            public = board["public"] if board is not None else None
             players = []
             for x in r["seats"]:
                 online = connected(x.token_hash)
@@ -829,7 +849,8 @@ class ClassService:
                                 "connected": online, "away_seconds": away})
             facts = TableFacts(klass=klass, table=t, number=r["number"], seats=r["seats"], players=players,
                                public=public, result=engine.result(t.state) if t.state is not None else None,
-                               idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None)
+                               idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None,
+                               prompt=board.get("prompt") if board is not None else None)
             figures = engines.spec(t.game).figures
             facts.figures = figures({"public": public, "players": [dict(p) for p in players],
                                      "result": facts.result}) if figures and public is not None else {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
                    url_for)
@@ -25,6 +26,12 @@ def csrf_token() -> str:
 @bp.app_context_processor
 def _inject_csrf():
     return {"csrf_token": csrf_token}
+
+
+@bp.app_context_processor
+def _inject_font_dir():
+    """The shipped fonts as a file: URL, for the PDF reports (WeasyPrint reads files, not the web server)."""
+    return {"font_dir_url": Path(current_app.static_folder, "fonts").resolve().as_uri()}
 
 
 @bp.before_request

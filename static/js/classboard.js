@@ -9,9 +9,11 @@ const code = app.dataset.code;
 const tablesRoot = document.getElementById("tables");
 const summary = document.getElementById("class-summary");
 const messageBox = document.getElementById("message");
-const MESSAGE_MS = 60000; // a message stays up for a minute
+const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
+// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
+const icon = (name, cls = "icon") => h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
 
 function plural(n, one, many) {
@@ -23,7 +25,7 @@ function tableCard(t) {
   if (t.paused) statusBits.push(h("span", { class: "status-badge status-paused" }, "Paused"));
   let line = null;
   if (t.result) {
-    line = h("p", { class: "result-line" }, "🏆 ", t.result.winners.length
+    line = h("p", { class: "result-line" }, icon("trophy"), " ", t.result.winners.length
       ? `${t.result.winners.join(" and ")} ${t.result.winners.length === 1 ? "wins" : "share the win"}`
       : "No winner");
   } else if (t.turn) {
@@ -62,6 +64,11 @@ function render(data) {
       : `${plural(c.students, "student", "students")} at ${plural(c.tables, "table", "tables")}`
         + (c.ended ? ` · ${c.ended} finished` : "");
   if (summary.textContent !== state) summary.textContent = state;
+  // A closed class says so in large type: no one should still try to join it.
+  const closed = data.status === "ended";
+  document.body.classList.toggle("class-closed", closed);
+  show(document.getElementById("closed-banner"), closed);
+  show(document.getElementById("join-strip"), !closed);
   // Once every table plays, the join strip shrinks (late arrivals can still use it).
   document.getElementById("join-strip").classList.toggle("compact", data.status !== "lobby");
   replace(tablesRoot, data.tables.map(tableCard));
@@ -73,7 +80,7 @@ function render(data) {
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));
 socket.on("class_view", render);
 socket.on("message", (msg) => {
-  messageBox.textContent = msg.text;
+  messageBox.replaceChildren(icon("message", "icon icon-lg"), " ", msg.text);
   show(messageBox, true);
   clearTimeout(messageBox.timer);
   messageBox.timer = setTimeout(() => show(messageBox, false), MESSAGE_MS);

@@ -21,7 +21,9 @@ const moveChoice = new Map(); // "<table>:<name>" -> chosen target, kept across 
 const socket = connect();
 
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
-const ALERT_ICON = { attention: "⚠", info: "ℹ" };
+// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
+const icon = (name, cls = "icon") => h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
+const ALERT_ICON = { attention: "warning", info: "info" };
 
 // ------------------------------------------------------------------ helpers
 function say(message) {
@@ -197,7 +199,7 @@ function progressBlock(t) {
 function alertItem(alert, withTable) {
   const t = current.tables.find((x) => x.code === alert.table);
   return h("li", { class: `alert-item level-${alert.level}` },
-    h("span", { class: "alert-icon", "aria-hidden": "true" }, ALERT_ICON[alert.level] || "•"),
+    h("span", { class: "alert-icon", "aria-hidden": "true" }, icon(ALERT_ICON[alert.level] || "info")),
     h("span", { class: "visually-hidden" }, alert.level === "attention" ? "Needs attention: " : "Note: "),
     withTable ? h("strong", {}, `${t ? tableLabel(t) : alert.table}: `) : null,
     alert.text,
@@ -231,7 +233,7 @@ function tableCard(t, lobbyTargets) {
       h("h3", { id: `title-${t.code}` }, label, " ", h("span", { class: "mono table-code-small" }, t.code)),
       h("span", { class: "status-badges" }, statusBits)),
     t.result
-      ? h("p", { class: "result-line" }, "🏆 ", t.result.winners.length
+      ? h("p", { class: "result-line" }, icon("trophy"), " ", t.result.winners.length
         ? `${t.result.winners.join(" and ")} ${t.result.winners.length === 1 ? "won" : "share the win"}`
         : "No winner")
       : t.turn ? h("p", { class: "turn-line" }, t.turn.text) : null,
