@@ -50,10 +50,16 @@ socket.on("view", (payload) => {
   current = accept(current, payload);
   if (older) return;
   document.getElementById("table-status").textContent = statusText(current);
+  // Safe, reversible controls (lock, start, pause) together; removing a player and ending
+  // the game apart, in red, each behind a confirmation.
   const moderation = current.moderation || [];
-  const buttons = moderation.filter((a) => a.type !== "kick").map((a) =>
-    h("button", { type: "button", class: a.type === "end" ? "danger" : "", onclick: () => moderate(a) }, a.label));
-  replace(document.getElementById("mod-buttons"), buttons);
+  const RISKY = new Set(["end", "kick"]);
+  const safe = moderation.filter((a) => !RISKY.has(a.type)).map((a) =>
+    h("button", { type: "button", class: a.type === "start" ? "primary" : "", onclick: () => moderate(a) }, a.label));
+  replace(document.getElementById("mod-buttons"), safe);
+  const ends = moderation.filter((a) => a.type === "end").map((a) =>
+    h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label));
+  replace(document.getElementById("mod-danger"), ends);
   const kicks = new Map(moderation.filter((a) => a.type === "kick").map((a) => [a.seat, a]));
   const list = playerList(current.players, {
     kick: (p) => kicks.has(p.seat)

@@ -1,0 +1,190 @@
+"""The teacher's pages: the shipped font and icons, the dashboard's first steps, the
+moderation panel's grouping, the class overview's "waiting on" alert and the class board."""
+from __future__ import annotations
+
+import re
+import subprocess
+import zlib
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import update
+from sqlmodel import Session
+
+from app.models import Event, utcnow
+from phones import seated
+from test_classes import api, auth, classes, logged_in, new_class  # noqa: F401  (fixtures)
+
+ROOT = Path(__file__).resolve().parent.parent
+FONTS = ROOT / "static" / "fonts"
+OWNED = ["templates/base.html", "templates/home.html", "templates/facilitator", "templates/classes",
+         "templates/reports", "static/js/facilitator.js", "static/js/overview.js", "static/js/classboard.js",
+         "static/css/classes.css", "static/css/fonts.css"]
+
+
+def _owned_text():
+    for entry in OWNED:
+        path = ROOT / entry
+        for f in ([path] if path.is_file() else sorted(path.rglob("*"))):
+            if f.is_file():
+                yield f, f.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------ fonts and icons
+def test_the_font_ships_with_its_licence_and_covers_every_glyph_the_pages_use():
+    ttLib = pytest.importorskip("fontTools.ttLib")
+    assert (FONTS / "DejaVuSans.ttf").is_file() and (FONTS / "DejaVuSans-Bold.ttf").is_file()
+    licence = (FONTS / "LICENSE").read_text()
+    assert "Permission is hereby granted" in licence and "Bitstream" in licence
+    covered = [set(ttLib.TTFont(FONTS / name).getBestCmap()) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")]
+    files = subprocess.run(["git", "ls-files", "templates", "static/js", "static/css", "static/games", "app"],
+                           cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    missing = {}
+    for name in files:
+        if name.endswith((".min.js", ".ttf", ".svg", ".png")):
+            continue
+        try:
+            text = (ROOT / name).read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError):
+            continue
+        for ch in set(text):
+            if ord(ch) > 127 and not all(ord(ch) in c for c in covered):
+                missing.setdefault(ch, []).append(name)
+    assert not missing, f"glyphs the shipped font lacks (use an icon from static/icons/): {missing}"
+
+
+def test_the_teacher_pages_use_icons_not_emoji_and_no_outside_assets():
+    emoji = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff\u2139]")
+    allowed = set("●○◆♠♣♥♦")  # drawn by the shipped font (checked above)
+    for path, text in _owned_text():
+        found = {ch for ch in emoji.findall(text) if ch not in allowed}
+        assert not found, f"{path}: {found}"
+        assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text), f"{path} loads an outside asset"
+        assert "@import url(http" not in text and "fonts.googleapis" not in text
+    for name in ("trophy", "warning", "info", "message"):
+        svg = (ROOT / "static" / "icons" / f"{name}.svg").read_text()
+        assert svg.startswith("<svg") and "http://www.w3.org/2000/svg" in svg and "href" not in svg
+
+
+def test_every_page_links_the_font_sheet_which_serves_the_files(app):
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    assert "/static/css/fonts.css" in page
+    css = client.get("/static/css/fonts.css").get_data(as_text=True)
+    assert "@font-face" in css and "../fonts/DejaVuSans.ttf" in css and "../fonts/DejaVuSans-Bold.ttf" in css
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE"):
+        assert client.get(f"/static/fonts/{name}").status_code == 200
+    for name in ("trophy", "warning", "info", "message"):
+        response = client.get(f"/static/icons/{name}.svg")
+        assert response.status_code == 200 and response.mimetype == "image/svg+xml"
+
+
+def test_the_reports_embed_the_shipped_font(app, teacher_token, war_table):
+    pytest.importorskip("weasyprint")
+    client = app.test_client()
+    pdf = client.get(f"/api/tables/{war_table.code}/debrief.pdf",
+                     headers={"Authorization": f"Bearer {teacher_token}"})
+    assert pdf.status_code == 200
+    streams = [pdf.data]
+    for raw in re.findall(rb"stream\r?\n(.*?)endstream", pdf.data, re.S):
+        try:
+            streams.append(zlib.decompress(raw))
+        except zlib.error:
+            pass
+    fonts = {m for s in streams for m in re.findall(rb"/(?:BaseFont|FontName)\s*/[A-Z]+\+([A-Za-z\-]+)", s)}
+    assert fonts and all(f.startswith(b"Report-Sans") for f in fonts), fonts  # the shipped files (an @font-face family), page numbers too
+    from app.reports import debrief_html
+    with app.app_context():
+        html = debrief_html(app.extensions["tables"], war_table.code)
+    assert f"{FONTS.resolve().as_uri()}/DejaVuSans.ttf" in html
+
+
+# ------------------------------------------------------------------ dashboard
+def test_the_dashboard_welcomes_a_teacher_without_tables_with_the_next_steps(app, teacher, tables):
+    client, _csrf = logged_in(app)
+    page = client.get("/facilitator/").get_data(as_text=True)
+    assert 'id="first-steps"' in page
+    steps = re.findall(r'<li class="step">(.*?)</li>', page, re.S)
+    assert len(steps) == 3
+    assert "table" in steps[0] and "class" in steps[0]
+    assert "board" in steps[1] and "projector" in steps[1]
+    assert "code" in steps[2] and "QR" in steps[2]
+    tables.create_table(teacher.id, "war", {})
+    page = client.get("/facilitator/").get_data(as_text=True)
+    assert 'id="first-steps"' not in page
+
+
+# ------------------------------------------------------------ moderation page
+def test_the_moderation_page_keeps_safe_and_risky_controls_apart(app, teacher, war_table):
+    client, _csrf = logged_in(app)
+    page = client.get(f"/facilitator/tables/{war_table.code}").get_data(as_text=True)
+    for element in ("mod-buttons", "mod-danger", "mod-players", "table-status", "mod-error", "game-actions",
+                    "game-action-buttons"):
+        assert f'id="{element}"' in page, element
+    assert page.index('id="mod-buttons"') < page.index('id="mod-danger"')
+    script = client.get("/static/js/facilitator.js").get_data(as_text=True)
+    assert "window.confirm" in script and "End this game for everyone?" in script
+
+
+# -------------------------------------------------------------- class overview
+def _age_events(app, table_id, seconds):
+    with Session(app.extensions["db"]) as s:
+        s.execute(update(Event).where(Event.table_id == table_id).values(at=utcnow() - timedelta(seconds=seconds)))
+        s.commit()
+
+
+def test_an_alert_names_the_students_a_table_has_waited_on_for_30_seconds(app, api, phone, classes, tables):
+    code = new_class(api, table_size=2)
+    ana, ben = seated(phone, code, "Ana", "Ben")
+    api("post", f"/api/classes/{code}/start")
+    table = tables.get(ana.table)
+
+    def stalled():
+        return [a for a in classes.overview(code)["alerts"] if a["kind"] == "stalled"]
+
+    _age_events(app, table.id, 10)
+    assert stalled() == []  # ten seconds is thinking time
+    _age_events(app, table.id, 45)
+    [alert] = stalled()
+    assert alert["level"] == "attention" and alert["number"] == 1 and alert["table"] == ana.table
+    assert alert["text"] in ("Waiting on Ana and Ben for 45 s", "Waiting on Ana and Ben for 46 s")
+    assert sorted(alert["seats"]) == [0, 1]
+
+    assert ana.can("reveal") and ana.act({"type": "reveal"})["ok"]
+    assert stalled() == []  # a move restarts the clock
+    _age_events(app, table.id, 40)  # Ana played: only Ben is waited on
+    [alert] = stalled()
+    assert alert["text"].startswith("Waiting on Ben for 4") and alert["seats"] == [ben.seat]
+
+    api("post", f"/api/classes/{code}/pause")
+    assert stalled() == []  # a paused table waits on no one
+    api("post", f"/api/classes/{code}/resume")
+    _age_events(app, table.id, 200)
+    texts = {a["kind"]: a["text"] for a in classes.overview(code)["alerts"]}
+    assert texts["stalled"].endswith("for 3 minutes") and "idle" in texts
+    api("post", f"/api/classes/{code}/end")
+    assert stalled() == []
+
+
+def test_no_waiting_alert_for_computer_seats(app, api, phone, classes, tables):
+    code = new_class(api, table_size=2, fill_with_computer=True)
+    [ana] = seated(phone, code, "Ana")
+    api("post", f"/api/classes/{code}/start")
+    table = tables.get(ana.table)
+    _age_events(app, table.id, 60)
+    for alert in classes.overview(code)["alerts"]:
+        if alert["kind"] == "stalled":
+            assert alert["text"].startswith("Waiting on Ana for ")
+
+
+# ------------------------------------------------------------------ class board
+def test_the_class_board_hides_a_message_as_the_phones_do_and_says_when_closed(app):
+    script = (ROOT / "static" / "js" / "classboard.js").read_text()
+    phone_script = (ROOT / "static" / "js" / "play.js").read_text()
+    phone_ms = re.search(r"flash\.timer = setTimeout\(.*, (\d+)\);", phone_script)
+    board_ms = re.search(r"const MESSAGE_MS = (\d+)", script)
+    assert phone_ms and board_ms and phone_ms.group(1) == board_ms.group(1)
+    assert 'data.status === "ended"' in script and "closed-banner" in script
+    page = (ROOT / "templates" / "classes" / "board.html").read_text()
+    assert 'id="closed-banner"' in page and "closed" in page
