@@ -188,3 +188,92 @@ def test_the_class_board_hides_a_message_as_the_phones_do_and_says_when_closed(a
     assert 'data.status === "ended"' in script and "closed-banner" in script
     page = (ROOT / "templates" / "classes" / "board.html").read_text()
     assert 'id="closed-banner"' in page and "closed" in page
+
+
+# ------------------------------------------------------------------ in a browser
+@pytest.mark.browser
+def test_the_teacher_pages_in_a_browser(tmp_path_factory):
+    """Dashboard welcome, overview alert with icons, moderation panel, class board message and
+    closed state; no request leaves the server. Screenshots land in test-artifacts/."""
+    import sqlite3
+    import time
+
+    from browser import FACILITATOR_PASSWORD, launch_browser, shot
+    from live import LivePhone, LiveServer
+
+    srv = LiveServer(tmp_path_factory.mktemp("teacher"))
+    srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
+    srv.start()
+    manager, browser = launch_browser()
+    try:
+        outside = []
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.on("request", lambda r: None if r.url.startswith((srv.url, "data:", "blob:")) else outside.append(r.url))
+        fac = context.new_page()
+        fac.on("dialog", lambda d: d.accept())
+        fac.goto(srv.url + "/facilitator/")
+        fac.get_by_label("Name").fill("teacher")
+        fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
+        fac.get_by_role("button", name="Log in").click()
+        fac.get_by_role("heading", name=re.compile("three steps to your first game")).wait_for()
+        assert fac.locator("#first-steps li.step").count() == 3
+        assert fac.evaluate("document.fonts.check('16px \"DejaVu Sans\"', '●○◆')")
+        shot(fac, "teacher-dashboard-welcome")
+
+        fac.get_by_label("Table size").select_option("2")
+        fac.get_by_role("button", name="Create a War class session").click()
+        fac.wait_for_url(re.compile(r"/facilitator/classes/[A-Z0-9]{6}$"))
+        code = fac.url.rsplit("/", 1)[1]
+        with fac.expect_popup() as popup:
+            fac.get_by_role("link", name="Open the class board in a new window").click()
+        board = popup.value
+        board.set_viewport_size({"width": 1280, "height": 720})
+        phones = [LivePhone(srv.url) for _ in range(2)]
+        for sim, name in zip(phones, ["Ana", "Ben"]):
+            sim.join(code, name)
+        fac.get_by_text("2 students (2 connected) at 1 table").wait_for()
+        fac.get_by_role("button", name="Balance and start every waiting table").click()
+        fac.locator(".status-badge.status-playing").first.wait_for()
+
+        db = sqlite3.connect(srv.instance / "live.db")  # the last move was 45 s ago
+        db.execute("UPDATE event SET at = datetime('now', '-45 seconds')")
+        db.commit()
+        db.close()
+        fac.reload()
+        fac.get_by_text(re.compile(r"Waiting on Ana and Ben for 4\d s")).first.wait_for()
+        icon = fac.locator(".alert-item.level-attention .alert-icon img").first
+        assert icon.evaluate("img => img.complete && img.naturalWidth > 0")
+        shot(fac, "teacher-overview-waiting-alert")
+
+        fac.get_by_label("Message to every phone").fill("Five minutes left")
+        fac.get_by_role("button", name="Send to every phone").click()
+        message = board.locator("#message")
+        message.wait_for(state="visible")
+        assert "Five minutes left" in message.inner_text()
+        shot(board, "teacher-classboard-message")
+        started = time.monotonic()
+        message.wait_for(state="hidden", timeout=8000)
+        assert 3.0 < time.monotonic() - started < 6.0
+
+        table_url = fac.locator(".class-table a", has_text="Moderation panel").first.get_attribute("href")
+        mod = context.new_page()
+        mod.on("dialog", lambda d: d.accept())
+        mod.goto(srv.url + table_url)
+        mod.locator("#mod-buttons").get_by_role("button", name="Pause the game").wait_for()
+        assert mod.locator("#mod-danger").get_by_role("button", name="End the game").count() == 1
+        assert mod.locator("#mod-buttons").get_by_role("button", name="End the game").count() == 0
+        assert mod.get_by_role("button", name="Remove Ana").count() == 1
+        shot(mod, "teacher-table-moderation")
+
+        fac.get_by_role("button", name="End every table").click()
+        board.get_by_role("heading", name="This class session is closed").wait_for()
+        assert board.locator("#join-strip").is_hidden()
+        board.locator(".result-line img.icon").first.wait_for()
+        shot(board, "teacher-classboard-closed")
+        for sim in phones:
+            sim.close()
+        assert outside == [], outside
+    finally:
+        browser.close()
+        manager.stop()
+        srv.stop()

@@ -57,17 +57,17 @@ socket.on("view", (payload) => {
   const safe = moderation.filter((a) => !RISKY.has(a.type)).map((a) =>
     h("button", { type: "button", class: a.type === "start" ? "primary" : "", onclick: () => moderate(a) }, a.label));
   replace(document.getElementById("mod-buttons"), safe);
-  const ends = moderation.filter((a) => a.type === "end").map((a) =>
-    h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label));
-  replace(document.getElementById("mod-danger"), ends);
-  const kicks = new Map(moderation.filter((a) => a.type === "kick").map((a) => [a.seat, a]));
-  const list = playerList(current.players, {
-    kick: (p) => kicks.has(p.seat)
-      ? h("button", { type: "button", class: "small danger", onclick: () => moderate(kicks.get(p.seat)) },
-        h("span", {}, "Remove"), h("span", { class: "visually-hidden" }, ` ${p.name}`))
+  // Removing a player and ending the game: together, away from the safe controls.
+  const kicks = moderation.filter((a) => a.type === "kick");
+  const ends = moderation.filter((a) => a.type === "end");
+  replace(document.getElementById("mod-danger"),
+    kicks.length ? h("div", { class: "button-row kick-row" },
+      h("span", { class: "row-label" }, "Remove a player:"),
+      kicks.map((a) => h("button", { type: "button", class: "small danger", onclick: () => moderate(a) }, a.label)))
       : null,
-  });
-  replace(document.getElementById("mod-players"), ...list.children);
+    h("div", { class: "button-row" }, ends.map((a) =>
+      h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label))));
+  replace(document.getElementById("mod-players"), ...playerList(current.players).children);
   const gameBox = document.getElementById("game-actions");
   show(gameBox, current.actions.length > 0);
   replace(document.getElementById("game-action-buttons"),
