@@ -200,6 +200,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
 
     from browser import FACILITATOR_PASSWORD, launch_browser, shot
     from live import LivePhone, LiveServer
+    from test_accessibility import violations
 
     srv = LiveServer(tmp_path_factory.mktemp("teacher"))
     srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
@@ -207,7 +208,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
     manager, browser = launch_browser()
     try:
         outside = []
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # for axe
         context.on("request", lambda r: None if r.url.startswith((srv.url, "data:", "blob:")) else outside.append(r.url))
         fac = context.new_page()
         fac.on("dialog", lambda d: d.accept())
@@ -219,6 +220,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
         assert fac.locator("#first-steps li.step").count() == 3
         assert fac.evaluate("document.fonts.check('16px \"DejaVu Sans\"', '●○◆')")
         shot(fac, "teacher-dashboard-welcome")
+        problems = {"dashboard welcome": violations(fac)}
 
         fac.get_by_label("Table size").select_option("2")
         fac.get_by_role("button", name="Create a War class session").click()
@@ -244,6 +246,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
         icon = fac.locator(".alert-item.level-attention .alert-icon img").first
         assert icon.evaluate("img => img.complete && img.naturalWidth > 0")
         shot(fac, "teacher-overview-waiting-alert")
+        problems["overview with an alert"] = violations(fac)
 
         fac.get_by_label("Message to every phone").fill("Five minutes left")
         fac.get_by_role("button", name="Send to every phone").click()
@@ -264,12 +267,15 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
         assert mod.locator("#mod-buttons").get_by_role("button", name="End the game").count() == 0
         assert mod.get_by_role("button", name="Remove Ana").count() == 1
         shot(mod, "teacher-table-moderation")
+        problems["moderation panel"] = violations(mod)
 
         fac.get_by_role("button", name="End every table").click()
         board.get_by_role("heading", name="This class session is closed").wait_for()
         assert board.locator("#join-strip").is_hidden()
         board.locator(".result-line img.icon").first.wait_for()
         shot(board, "teacher-classboard-closed")
+        problems["closed class board"] = violations(board)
+        assert not any(problems.values()), problems
         for sim in phones:
             sim.close()
         assert outside == [], outside
