@@ -93,7 +93,8 @@ def test_the_reports_embed_the_shipped_font(app, teacher_token, war_table):
         except zlib.error:
             pass
     fonts = {m for s in streams for m in re.findall(rb"/(?:BaseFont|FontName)\s*/[A-Z]+\+([A-Za-z\-]+)", s)}
-    assert fonts and all(f.startswith(b"Report-Sans") for f in fonts), fonts  # the shipped files (an @font-face family), page numbers too
+    # Only the shipped files (embedded under their @font-face family), page numbers included.
+    assert fonts and all(f.startswith(b"Report-Sans") for f in fonts), fonts
     from app.reports import debrief_html
     with app.app_context():
         html = debrief_html(app.extensions["tables"], war_table.code)
@@ -209,7 +210,8 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
     try:
         outside = []
         context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # for axe
-        context.on("request", lambda r: None if r.url.startswith((srv.url, "data:", "blob:")) else outside.append(r.url))
+        context.on("request", lambda r: None if r.url.startswith((srv.url, "data:", "blob:"))
+                   else outside.append(r.url))
         fac = context.new_page()
         fac.on("dialog", lambda d: d.accept())
         fac.goto(srv.url + "/facilitator/")
