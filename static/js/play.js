@@ -15,6 +15,10 @@ const storageKey = (c) => `cg.seat.${c}`;
 const removedKey = (c) => `cg.removed.${c}`;
 
 let current = null; // the last `view` payload
+
+// A touch screen has no keyboard: its page shows no keyboard hints (body.touch).
+const touch = matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches || navigator.maxTouchPoints > 0;
+document.body.classList.toggle("touch", touch);
 let token = localStorage.getItem(storageKey(code));
 const socket = connect();
 
