@@ -86,7 +86,7 @@ function result(pub) {
   if (!r) return null;
   const winners = r.winners.map((s) => nameOf(pub, s)).join(" and ");
   return h("section", { class: "card result", "aria-label": "Result" },
-    h("p", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+    h("p", { class: "trophy", "aria-hidden": "true" }, "★"),
     h("h2", {}, r.winners.length === 1 ? `${winners} wins the game!` : `Shared win: ${winners}`),
     h("ol", { class: "ranking" }, r.ranking.map((s) => h("li", { class: r.winners.includes(s) ? "top" : "" },
       h("span", { class: "rank-name" }, nameOf(pub, s)), ` — ${plural(r.scores[s], "card")}`))));
@@ -168,7 +168,7 @@ export function render(root, payload, ctx) {
   const entries = typeof ctx.log === "function" ? ctx.log() : (payload.log || []);
   seenNext = new Set();
   const stage = pub.result ? "over" : pub.stage === "battle" ? "battle" : "war";
-  const prompt = pub.result && !player ? "" : payload.view.prompt.text;
+  const prompt = pub.result ? "" : payload.view.prompt.text;
   const head = h("div", { class: "war-head" },
     h("p", { class: "status-line" + (stage === "war" ? " at-war" + fresh(`war|${pub.battle}|${pub.stage}`) : "") }, stageText(pub)),
     h("p", { class: "hint war-prompt", "aria-live": "polite" }, prompt));
@@ -178,7 +178,7 @@ export function render(root, payload, ctx) {
     body = [head, result(pub), last(pub, you), controls(payload, ctx), seats(pub, you), pot(pub), logSection(entries, 8)];
   } else if (board) {
     body = pub.result
-      ? [head, result(pub), seats(pub, you)]
+      ? [head, result(pub)]
       : [head, h("div", { class: "war-table" },
         seats(pub, you),
         h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
