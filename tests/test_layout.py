@@ -135,11 +135,29 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         page.locator(".last-battle").wait_for()
         check_phone(page, width, height, "playing", [".last-battle", ".deck-button", ".war-auto button"])
 
-    # A refused tap is never silent: the error shows next to the control.
-    # The teacher ends the game.
+    # The teacher pauses: the banner stays in view however far the phone has
+    # scrolled, and a refused tap is never silent (the error shows by the control).
     teacher = LivePhone(server.url, auth={"token": token})
     teacher.call("watch", {"code": code, "role": "facilitator"})
     view = teacher.wait_for(lambda v: v["code"] == code)
+    assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "pause"}})["ok"]
+    for page, _errors, width, height in phones:
+        page.get_by_text("The teacher has paused the game.").wait_for()
+        page.mouse.wheel(0, 3000)
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => scrollY") > 0
+        check_phone(page, width, height, "paused", ["#banner"])
+        # A tap that reaches the server just after the pause (the page's own act()).
+        page.evaluate("() => import('/static/js/play.js').then((m) => m.act({type: 'reveal'}))")
+        error = page.locator(".war-controls .act-error")
+        error.filter(has_text="paused").wait_for()
+        page.evaluate("() => scrollTo(0, 0)")
+        check_phone(page, width, height, "refused", [".war-controls .act-error", ".deck-button"])
+    view = teacher.wait_for(lambda v: v["paused"])
+    assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "resume"}})["ok"]
+
+    # The teacher ends the game.
+    view = teacher.wait_for(lambda v: not v["paused"])
     ack = teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "end"}})
     assert ack["ok"], ack
     for page, _errors, width, height, minimum in boards:

@@ -82,7 +82,11 @@ joinForm.addEventListener("submit", async (event) => {
 export async function act(action) {
   if (!current) return { ok: false };
   const ack = await request(socket, "act", { version: current.version, action });
-  if (!ack.ok && ack.error.code !== "stale") flash(ack.error.message);
+  if (!ack.ok && ack.error.code !== "stale") {
+    flash(ack.error.message);
+    // And next to the controls (a game's module keeps it there across re-renders).
+    for (const el of root.querySelectorAll(".act-error")) el.textContent = ack.error.message;
+  }
   return ack;
 }
 

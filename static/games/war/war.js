@@ -133,7 +133,7 @@ function controls(payload, ctx) {
     type: "button", class: "deck-button", disabled: !reveal, dataset: { focusKey: "deck" },
     "aria-keyshortcuts": "Space Enter", onclick: () => reveal && send(ctx, reveal),
   }, h("span", {}, reveal ? reveal.label
-    : mine.eliminated ? "You are out of the game" : "Waiting for the others…"),
+    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher" : "Waiting for the others…"),
   h("small", {}, mine.eliminated ? "" : plural(mine.cards, "card") + " in your deck"));
   const autoActions = payload.actions.filter((a) => a.type === "autoplay");
   const autoRow = !autoActions.length ? null : h("div", { class: "war-auto", role: "group", "aria-label": "Auto-play" },
