@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser import FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
+from browser import ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
 from live import LivePhone, play_live
 
 pytestmark = pytest.mark.browser
@@ -70,6 +70,7 @@ def check_board(page, width, height, minimum, stage, selectors):
 
 def check_phone(page, width, height, stage, selectors):
     shot(page, f"layout-phone-{stage}-{width}x{height}")
+    page.screenshot(path=str(ARTIFACTS / f"layout-phone-{stage}-{width}x{height}-screen.png"))  # what the student sees
     for selector in selectors:
         box = page.locator(selector).first.bounding_box()
         assert box, f"{stage}: {selector} is not shown"
