@@ -46,7 +46,9 @@ def errors_of(page):
 def open_boards(browser, url, code):  # noqa: F811
     boards = []
     for width, height, minimum in BOARDS:
-        page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+        # The 720p projector asks for reduced motion: nothing may move there.
+        motion = "reduce" if height == 720 else "no-preference"
+        page = browser.new_context(viewport={"width": width, "height": height}, reduced_motion=motion).new_page()
         errors = errors_of(page)
         page.goto(f"{url}/board/{code}")
         boards.append((page, errors, width, height, minimum))
@@ -59,6 +61,19 @@ def check_board(page, width, height, minimum, stage, selectors):
     scroll = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
     assert scroll[0] <= scroll[1], f"{stage} {width}x{height}: the board scrolls ({scroll})"
     assert page.evaluate(OVERFLOW) == [], f"{stage} {width}x{height}: something overflows"
+    # Every text on the table (the game root and banner; not the join corner or the site's header).
+    small = page.evaluate("""(minimum) => {
+        const found = [];
+        for (const el of document.querySelectorAll('#game-root *, #banner')) {
+            if (el.closest('.visually-hidden, [hidden]')) continue;
+            const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+            if (!own || !el.getClientRects().length) continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            if (size < minimum) found.push(el.tagName + '.' + el.className + ' ' + size + ' ' + el.textContent.slice(0, 20));
+        }
+        return found.slice(0, 5);
+    }""", minimum)
+    assert small == [], f"{stage} {width}x{height}: small text {small}"
     sizes = {}
     for selector in selectors:
         found = page.locator(selector)
@@ -132,6 +147,8 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         page.locator(".last-battle").wait_for()
         sizes[("playing", width)] = check_board(page, width, height, minimum, "playing",
                                                 [".war-seat h3", ".war-seat .stat", ".status-line"])
+    moving = "() => document.getAnimations().length"
+    assert boards[1][0].evaluate(moving) == 0  # reduced motion: no animation at all
     for page, _errors, width, height in phones:
         page.locator(".last-battle").wait_for()
         check_phone(page, width, height, "playing", [".last-battle", ".deck-button", ".war-auto button"])
