@@ -17,7 +17,9 @@ const removedKey = (c) => `cg.removed.${c}`;
 let current = null; // the last `view` payload
 
 // A touch screen has no keyboard: its page shows no keyboard hints (body.touch).
-const touch = matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches || navigator.maxTouchPoints > 0;
+// (A touch laptop keeps them: a touch screen counts only as wide as a tablet.)
+const touch = matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches
+  || (navigator.maxTouchPoints > 0 && matchMedia("(max-width: 820px)").matches);
 document.body.classList.toggle("touch", touch);
 let token = localStorage.getItem(storageKey(code));
 const socket = connect();

@@ -50,8 +50,10 @@ function seats(pub, you) {
       const waiting = pub.waiting_for.includes(p.seat);
       const shown = showing.get(p.seat);
       const key = shown ? `show|${pub.battle}|${pub.stage}|${p.seat}|${shown.down ? "down" : shown.name}` : "";
-      return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : ""), dataset: { seat: p.seat } },
-        h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null),
+      const atWar = pub.stage !== "battle" && !pub.result && (pub.participants || []).includes(p.seat);
+      return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") + (atWar ? " at-war" : ""), dataset: { seat: p.seat } },
+        h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null,
+          atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")),
         h("div", { class: "seat-card" },
           shown ? card(shown, fresh(key).trim()) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—")),
