@@ -119,6 +119,16 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         page.get_by_text(f"War · table {code}").wait_for()
         check_phone(page, width, height, "lobby", [".lobby-game"] + (["button:has-text('Deal cards & start')"] if index == 0 else []))
 
+    # Locked: no one else can join, so the join code and QR go away.
+    teacher = LivePhone(server.url, auth={"token": token})
+    teacher.call("watch", {"code": code, "role": "facilitator"})
+    view = teacher.wait_for(lambda v: v["code"] == code and len(v["players"]) == 6)
+    assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "lock"}})["ok"]
+    for page, _errors, width, height, minimum in boards:
+        page.get_by_text("The table is locked").wait_for()
+        assert page.locator(".join-strip").is_hidden()
+        check_board(page, width, height, minimum, "lobby-locked", [".player-name", ".lobby-next"])
+
     phones[0][0].get_by_role("button", name="Deal cards & start").click()
     for page, *_ in phones:
         page.locator(".deck-button").wait_for()
@@ -128,6 +138,10 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
     # Play (scripted phones and real phones alike) until a war is on the table.
     for bot in bots:
         bot.wait_for(lambda v: v["status"] == "playing")
+    view = teacher.wait_for(lambda v: v["status"] == "playing")
+    assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "unlock"}})["ok"]
+    for page, *_ in boards:
+        page.locator(".join-strip").wait_for()  # open again: in its corner now
 
     def war_on(view):
         pub = view["view"]["public"]
@@ -156,9 +170,7 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
 
     # The teacher pauses: the banner stays in view however far the phone has
     # scrolled, and a refused tap is never silent (the error shows by the control).
-    teacher = LivePhone(server.url, auth={"token": token})
-    teacher.call("watch", {"code": code, "role": "facilitator"})
-    view = teacher.wait_for(lambda v: v["code"] == code)
+    view = teacher.wait_for(lambda v: v["status"] == "playing")
     assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "pause"}})["ok"]
     for page, _errors, width, height in phones:
         page.get_by_text("The teacher has paused the game.").wait_for()
