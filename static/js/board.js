@@ -14,7 +14,12 @@ socket.on("view", (payload) => {
   const older = current && current.code === payload.code && payload.version < current.version;
   current = accept(current, payload);
   if (older) return;
-  document.body.classList.toggle("playing", current.status !== "lobby");
+  const body = document.body.classList;
+  body.toggle("playing", current.status !== "lobby");
+  // No one can join a locked or finished table: the join code and QR go away.
+  body.toggle("locked", Boolean(current.locked));
+  body.toggle("ended", current.status === "ended");
+  body.toggle("joinable", !current.locked && current.status !== "ended");
   banner(document.getElementById("banner"), current);
   render(root, current, ctx);
 });

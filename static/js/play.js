@@ -15,6 +15,12 @@ const storageKey = (c) => `cg.seat.${c}`;
 const removedKey = (c) => `cg.removed.${c}`;
 
 let current = null; // the last `view` payload
+
+// A touch screen has no keyboard: its page shows no keyboard hints (body.touch).
+// (A touch laptop keeps them: a touch screen counts only as wide as a tablet.)
+const touch = matchMedia("(pointer: coarse)").matches || matchMedia("(hover: none)").matches
+  || (navigator.maxTouchPoints > 0 && matchMedia("(max-width: 820px)").matches);
+document.body.classList.toggle("touch", touch);
 let token = localStorage.getItem(storageKey(code));
 const socket = connect();
 
@@ -78,7 +84,11 @@ joinForm.addEventListener("submit", async (event) => {
 export async function act(action) {
   if (!current) return { ok: false };
   const ack = await request(socket, "act", { version: current.version, action });
-  if (!ack.ok && ack.error.code !== "stale") flash(ack.error.message);
+  if (!ack.ok && ack.error.code !== "stale") {
+    flash(ack.error.message);
+    // And next to the controls (a game's module keeps it there across re-renders).
+    for (const el of root.querySelectorAll(".act-error")) el.textContent = ack.error.message;
+  }
   return ack;
 }
 

@@ -72,10 +72,15 @@ export function lobby(payload, { role, act }) {
   const need = payload.min_seats;
   const start = payload.actions.find((a) => a.type === "start");
   const parts = [
+    role === "player" && payload.title ? h("p", { class: "lobby-game" }, `${payload.title} · table ${payload.code}`) : null,
     h("h2", {}, role === "board" ? `Players joined: ${n} of ${payload.max_seats}` : "Waiting for players"),
     playerList(payload.players, { you: payload.seat }),
   ];
-  if (n < need) parts.push(h("p", { class: "hint" }, `At least ${need} players are needed to start.`));
+  if (n < need) parts.push(h("p", { class: "hint lobby-next" }, `At least ${need} players are needed to start.`));
+  else if (role === "board" && payload.players[0]) {
+    // The board has no actions: tell the room who starts, and where.
+    parts.push(h("p", { class: "hint lobby-next" }, `${payload.players[0].name} starts the game on their phone.`));
+  }
   if (start && act) {
     parts.push(h("button", { class: "primary big", type: "button", onclick: () => act(start), dataset: { focusKey: "start" } },
       start.label));
@@ -124,8 +129,18 @@ function blanks(action) {
 }
 
 // One control per labelled action: a button, or a small form for free text.
-export function actionControls(actions, send, { focusPrefix = "act" } = {}) {
-  return h("div", { class: "button-row generic-actions" }, actions.map((action, i) => {
+export function actionControls(actions, act, { focusPrefix = "act" } = {}) {
+  // A refused action is said next to the controls, never silently dropped.
+  const error = h("p", { class: "error act-error", role: "alert" });
+  const send = (action) => {
+    const pending = act(action);
+    if (pending && pending.then) {
+      pending.then((ack) => {
+        if (ack && !ack.ok && ack.error && ack.error.code !== "stale") error.textContent = ack.error.message || "That was refused.";
+      });
+    }
+  };
+  return h("div", { class: "generic-controls" }, error, h("div", { class: "button-row generic-actions" }, actions.map((action, i) => {
     const fields = blanks(action);
     if (!fields.length) {
       return h("button", { type: "button", class: "primary", dataset: { focusKey: `${focusPrefix}-${i}` },
@@ -138,7 +153,7 @@ export function actionControls(actions, send, { focusPrefix = "act" } = {}) {
       inputs.forEach((input) => { filled[input.name] = input.value; });
       send(filled);
     } }, inputs, h("button", { type: "submit", class: "primary" }, action.label || action.type));
-  }));
+  })));
 }
 
 // The generic game view: who the game waits for, the scores, and every action.

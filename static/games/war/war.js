@@ -11,6 +11,14 @@ import * as shared from "/static/js/table.js";
 
 const RED = new Set(["♥", "♦"]);
 
+// Animate only what is new since the last render (a re-render must not replay a reveal).
+let seen = new Set();
+let seenNext = new Set();
+function fresh(key) {
+  seenNext.add(key);
+  return seen.has(key) ? "" : " fresh";
+}
+
 function card(c, extra = "") {
   if (!c || c.down) {
     return h("span", { class: "playing-card down " + extra, role: "img", "aria-label": "face-down card" }, "WAR");
@@ -37,37 +45,42 @@ function stageText(pub) {
 
 function seats(pub, you) {
   const showing = new Map(pub.showing.map((x) => [x.seat, x.card]));
-  return h("ul", { class: "war-seats", role: "list", "aria-label": "Players" },
+  return h("ul", { class: "war-seats", role: "list", "aria-label": "Players", dataset: { count: pub.players.length } },
     pub.players.map((p) => {
       const waiting = pub.waiting_for.includes(p.seat);
       const shown = showing.get(p.seat);
-      return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : ""), dataset: { seat: p.seat } },
-        h("h3", {}, p.name, p.seat === you ? h("span", { class: "badge" }, "you") : null),
+      const key = shown ? `show|${pub.battle}|${pub.stage}|${p.seat}|${shown.down ? "down" : shown.name}` : "";
+      const atWar = pub.stage !== "battle" && !pub.result && (pub.participants || []).includes(p.seat);
+      return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") + (atWar ? " at-war" : ""), dataset: { seat: p.seat } },
+        h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null,
+          atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")),
-        shown ? card(shown) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—"),
+        h("div", { class: "seat-card" },
+          shown ? card(shown, fresh(key).trim()) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—")),
         p.autoplay ? h("span", { class: "badge" }, `auto ${p.autoplay}×`) : null);
     }));
 }
 
 function pot(pub) {
   if (!pub.committed.length) return null;
-  return h("section", { class: "card", "aria-label": "Pot" },
+  return h("section", { class: "card pot", "aria-label": "Pot" },
     h("h2", { class: "small-heading" }, `Pot: ${plural(pub.pot_count, "card")}`),
-    h("div", {}, pub.committed.map((c) => card(c))));
+    h("div", { class: "pot-cards" }, pub.committed.map((c) => card(c))));
 }
 
-function last(pub) {
+function last(pub, you) {
   const l = pub.last;
   if (!l) return null;
   const head = l.winner === null
     ? `Battle ${l.battle}: nobody won; ${l.count} card(s) stay in the pot.`
-    : `Battle ${l.battle}: ${nameOf(pub, l.winner)} won ${plural(l.count, "card")}.`;
-  return h("section", { class: "card last-battle", "aria-label": "Last battle" },
+    : `Battle ${l.battle}: ${l.winner === you ? "you" : nameOf(pub, l.winner)} won ${plural(l.count, "card")}.`;
+  const isNew = fresh(`last|${l.battle}|${l.winner}|${l.count}`);
+  return h("section", { class: "card last-battle" + isNew + (l.winner === you ? " you-won" : ""), "aria-label": "Last battle" },
     h("h2", { class: "small-heading" }, head),
-    h("div", {}, l.deciding.map((d) => h("span", { class: "deciding" },
+    h("div", { class: "deciding-row" }, l.deciding.map((d) => h("span", { class: "deciding" + (d.seat === you ? " mine" : "") },
       h("span", { class: "visually-hidden" }, `${nameOf(pub, d.seat)}: `),
       card(d.card, d.seat === l.winner ? "winner" : ""),
-      h("span", { class: "muted" }, nameOf(pub, d.seat))))));
+      h("span", { class: "muted deciding-name" }, d.seat === you ? "you" : nameOf(pub, d.seat))))));
 }
 
 function result(pub) {
@@ -75,8 +88,10 @@ function result(pub) {
   if (!r) return null;
   const winners = r.winners.map((s) => nameOf(pub, s)).join(" and ");
   return h("section", { class: "card result", "aria-label": "Result" },
+    h("p", { class: "trophy", "aria-hidden": "true" }, "★"),
     h("h2", {}, r.winners.length === 1 ? `${winners} wins the game!` : `Shared win: ${winners}`),
-    h("ol", {}, r.ranking.map((s) => h("li", {}, `${nameOf(pub, s)} — ${r.scores[s]} card(s)`))));
+    h("ol", { class: "ranking" }, r.ranking.map((s) => h("li", { class: r.winners.includes(s) ? "top" : "" },
+      h("span", { class: "rank-name" }, nameOf(pub, s)), ` — ${plural(r.scores[s], "card")}`))));
 }
 
 // The listed actions of one kind (`speed` picks one auto-play action).
@@ -91,29 +106,51 @@ function shortcut(action, current) {
   return `Alt+${action.speed}`;
 }
 
+// A refused move is said next to the control that sent it (for a few seconds).
+let refused = null; // {text, until}
+const REFUSED_MS = 5000;
+function refusedText() {
+  return refused && refused.until > Date.now() ? refused.text : "";
+}
+function send(ctx, action) {
+  const pending = ctx.act(action);
+  if (!pending || !pending.then) return;
+  pending.then((ack) => {
+    if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
+    refused = { text: ack.error.message || "That move was refused.", until: Date.now() + REFUSED_MS };
+    for (const el of document.querySelectorAll(".war-game .act-error")) el.textContent = refused.text;
+    setTimeout(() => {
+      if (refusedText()) return;
+      for (const el of document.querySelectorAll(".war-game .act-error")) el.textContent = "";
+    }, REFUSED_MS + 50);
+  });
+}
+
 function controls(payload, ctx) {
   const pub = payload.view.public;
   const mine = payload.view.private;
+  if (pub.result || payload.status === "ended") return null; // nothing invites more play
   const reveal = listed(payload, "reveal");
   const deck = h("button", {
     type: "button", class: "deck-button", disabled: !reveal, dataset: { focusKey: "deck" },
-    "aria-keyshortcuts": "Space Enter", onclick: () => reveal && ctx.act(reveal),
+    "aria-keyshortcuts": "Space Enter", onclick: () => reveal && send(ctx, reveal),
   }, h("span", {}, reveal ? reveal.label
-    : mine.eliminated ? "You are out of the game" : pub.result ? "Game over" : "Waiting for the others…"),
-  h("small", {}, mine.eliminated || pub.result ? "" : plural(mine.cards, "card") + " in your deck"));
+    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher" : "Waiting for the others…"),
+  h("small", {}, mine.eliminated ? "" : plural(mine.cards, "card") + " in your deck"));
   const autoActions = payload.actions.filter((a) => a.type === "autoplay");
-  const autoRow = !autoActions.length ? null : h("div", { class: "button-row war-auto", role: "group", "aria-label": "Auto-play" },
-    h("span", { class: "war-auto-state" }, mine.autoplay ? `Auto-play is on (speed ${mine.autoplay})` : "Auto-play is off"),
-    autoActions.map((a) => h("button", {
+  const autoRow = !autoActions.length ? null : h("div", { class: "war-auto", role: "group", "aria-label": "Auto-play" },
+    h("p", { class: "war-auto-state" }, mine.autoplay ? `Auto-play is on (speed ${mine.autoplay})` : "Auto-play is off"),
+    h("div", { class: "war-auto-buttons" }, autoActions.map((a) => h("button", {
       type: "button", class: "small", dataset: { focusKey: `auto${a.speed}` },
       "aria-keyshortcuts": shortcut(a, mine.autoplay),
-      onclick: () => ctx.act(a),
-    }, a.label)));
+      onclick: () => send(ctx, a),
+    }, a.label))));
   const inPlay = mine.in_play && mine.in_play.length
-    ? h("p", {}, "Your cards in play: ", mine.in_play.map((c) => card(c))) : null;
+    ? h("div", { class: "in-play" }, h("span", {}, "Your cards in play: "), mine.in_play.map((c) => card(c))) : null;
   const keys = payload.actions.length
-    ? h("p", { class: "muted" }, "Keys: Space or Enter reveals · A toggles auto-play · Alt+1/2/4 speed") : null;
-  return h("section", { class: "card", "aria-label": "Your deck" }, deck, inPlay, autoRow, keys);
+    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · Alt+1/2/4 speed") : null;
+  const error = h("p", { class: "error act-error", role: "alert" }, refusedText());
+  return h("section", { class: "card war-controls", "aria-label": "Your deck" }, inPlay, error, deck, autoRow, keys);
 }
 
 function logSection(entries, limit) {
@@ -128,18 +165,31 @@ export function render(root, payload, ctx) {
   const pub = payload.view.public;
   const you = payload.seat;
   const player = ctx.role === "player";
+  const board = ctx.role === "board";
   // payload.log holds only the entries new since the last view; ctx.log() has them all.
   const entries = typeof ctx.log === "function" ? ctx.log() : (payload.log || []);
-  preserveFocus(root, () => replace(root, h("div", { class: "war-game" },
-    h("p", { class: "status-line" }, stageText(pub)),
-    h("p", { class: "hint", "aria-live": "polite" }, pub.result && !player ? "" : payload.view.prompt.text),
-    result(pub),
-    player ? controls(payload, ctx) : null,
-    seats(pub, you),
-    pot(pub),
-    last(pub),
-    logSection(entries, player ? 8 : 10),
-    !player && payload.players && shared.playerList ? shared.playerList(payload.players) : null)));
+  seenNext = new Set();
+  const stage = pub.result ? "over" : pub.stage === "battle" ? "battle" : "war";
+  const prompt = pub.result ? "" : payload.view.prompt.text;
+  const head = h("div", { class: "war-head" },
+    h("p", { class: "status-line" + (stage === "war" ? " at-war" + fresh(`war|${pub.battle}|${pub.stage}`) : "") }, stageText(pub)),
+    h("p", { class: "hint war-prompt", "aria-live": "polite" }, prompt));
+  let body;
+  if (player) {
+    // The phone: the outcome of the last move and the next action first, the table below.
+    body = [head, result(pub), last(pub, you), controls(payload, ctx), seats(pub, you), pot(pub), logSection(entries, 8)];
+  } else if (board) {
+    body = pub.result
+      ? [head, result(pub)]
+      : [head, h("div", { class: "war-table" },
+        seats(pub, you),
+        h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
+  } else {
+    body = [head, result(pub), seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
+      payload.players && shared.playerList ? shared.playerList(payload.players) : null];
+  }
+  preserveFocus(root, () => replace(root, h("div", { class: `war-game war-${ctx.role} stage-${stage}` }, body)));
+  seen = seenNext;
 }
 
 export function onKey(event, payload, ctx) {
