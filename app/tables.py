@@ -811,7 +811,7 @@ class TableService:
                 "status": live.status, "started": live.state is not None, "locked": live.locked,
                 "paused": live.paused, "players": [{"seat": x.index, "name": x.name, "connected": self.connected(x.token_hash),
                              "computer": x.computer} for x in live.seats],
-                "min_seats": spec.min_seats, "max_seats": spec.max_seats,
+                "min_seats": spec.min_seats, "max_seats": spec.max_seats, "start_label": spec.start_label,
                 "result": live.engine.result(live.state) if live.state is not None else None,
                 "engine_version": live.engine_version,
                 "ui": {part: (f"/static/{path}" if path else None)

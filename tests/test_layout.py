@@ -110,7 +110,7 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         bot.join(code, name)
     for page, *_ in boards:
         page.get_by_text("Players joined: 6 of 6").wait_for()
-        assert page.locator(".lobby-next").inner_text().startswith("Ana starts the game")
+        assert page.locator(".lobby-next").inner_text() == "Ana taps “Deal cards & start” on their phone."
     sizes = {}
     for page, _errors, width, height, minimum in boards:
         sizes[("lobby", width)] = check_board(page, width, height, minimum, "lobby",

@@ -79,7 +79,9 @@ export function lobby(payload, { role, act }) {
   if (n < need) parts.push(h("p", { class: "hint lobby-next" }, `At least ${need} players are needed to start.`));
   else if (role === "board" && payload.players[0]) {
     // The board has no actions: tell the room who starts, and where.
-    parts.push(h("p", { class: "hint lobby-next" }, `${payload.players[0].name} starts the game on their phone.`));
+    const first = payload.players[0].name;
+    parts.push(h("p", { class: "hint lobby-next" }, payload.start_label
+      ? `${first} taps “${payload.start_label}” on their phone.` : `${first} starts the game on their phone.`));
   }
   if (start && act) {
     parts.push(h("button", { class: "primary big", type: "button", onclick: () => act(start), dataset: { focusKey: "start" } },
