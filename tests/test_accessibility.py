@@ -1,5 +1,7 @@
 """axe-core (vendored under tests/vendor) checks every page for WCAG A/AA problems:
-contrast, labels, names of controls, landmarks. Runs in Debian's Chromium."""
+contrast, labels, names of controls, landmarks. Runs in Debian's Chromium, with
+reduced motion: axe measures contrast on what is painted, and a card caught
+mid-animation (fading in) would read as low contrast."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -36,7 +38,7 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
         phone.wait_for(lambda v: v["status"] == "playing")
     phones[1].call("act", {"version": phones[1].view["version"], "action": {"type": "reveal"}})
 
-    teacher = browser.new_context(bypass_csp=True)
+    teacher = browser.new_context(bypass_csp=True, reduced_motion="reduce")
     fac = teacher.new_page()
     fac.goto(server.url + "/facilitator/login")
     problems = {"login": violations(fac)}
@@ -59,7 +61,7 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     fac.locator(".class-table").first.wait_for()
     problems["class overview"] = violations(fac)
 
-    board = browser.new_context(bypass_csp=True).new_page()
+    board = browser.new_context(bypass_csp=True, reduced_motion="reduce").new_page()
     board.goto(f"{server.url}/board/{klass}")
     board.get_by_text("Cy").first.wait_for()
     problems["class board"] = violations(board)
@@ -68,7 +70,7 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     board.locator(".war-seat").first.wait_for()
     problems["board"] = violations(board)
 
-    phone_ctx = browser.new_context(bypass_csp=True, **PHONE)
+    phone_ctx = browser.new_context(bypass_csp=True, reduced_motion="reduce", **PHONE)
     phone = phone_ctx.new_page()
     phone.goto(server.url + "/")
     problems["home"] = violations(phone)
