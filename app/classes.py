@@ -32,7 +32,7 @@ from app import engines, seating
 from app.engines.contract import IllegalAction
 from app.models import ClassSession, Event, GameTable, Seat, utcnow
 from app.security import InputError, clean_name, has_nul, hash_token, name_key, new_code, new_token
-from app.tables import ServiceError, TableService, actor_name, checked
+from app.tables import ServiceError, TableService, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
 AWAY_SECONDS = 60      # a student disconnected this long needs the teacher

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from sqlalchemy import insert, select as sa_select, update
+from sqlalchemy import select as sa_select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -46,7 +46,6 @@ RETRIES = 8            # compare-and-swaps lost to other processes before giving
 LIVE_TABLES = 2000     # tables a process keeps in memory (a 400-phone school plays about 100)
 
 TABLE = GameTable.__table__
-EVENTS = Event.__table__
 SEATS = Seat.__table__
 
 
@@ -923,15 +922,6 @@ class TableService:
         with live.lock:
             return Outcome(code=code, version=live.version, views=self._views(live), class_code=live.class_code,
                            next_due=self._next_due(live.timers))
-
-    def payloads(self, code: str) -> dict:
-        """Every viewer's full payload (tests and reports): {"board", "facilitator", "seats": [...]}."""
-        live = self._current(code)
-        with live.lock:
-            meta = self._meta(live)
-            one = lambda v: self._payload(live, v, meta, self._viewer_parts(live, v), since=None)  # noqa: E731
-            return {"board": one("board"), "facilitator": one("facilitator"),
-                    "seats": [(x.token_hash, one(x.index)) for x in live.seats if not x.kicked]}
 
     # ---------------------------------------------------------------- replay
     def replay(self, code: str) -> dict | None:
