@@ -207,8 +207,14 @@ class Scheduler:
                         for code, _due in self.tables.due_tables(now):
                             codes.setdefault(code, True)
                     for code, from_db in codes.items():
-                        for outcome in self.tables.fire_due(code, now=now, check_db=from_db):
+                        # One move per table per round, then let the sockets run: the
+                        # database calls do not yield, and a long burst of moves would
+                        # starve pings and other tables. A table owing more comes back.
+                        for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
                             self.notifier.publish(outcome)
+                            with self._lock:
+                                heapq.heappush(self._heap, (now, code))
+                        socketio.sleep(0)
                     with self._lock:
                         wait = min([next_poll] + [self._heap[0][0]] if self._heap else [next_poll]) - time.time()
                     self._wake.clear()

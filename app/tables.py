@@ -596,17 +596,19 @@ class TableService:
             out[key] = t
         return out
 
-    def fire_due(self, code: str, *, now: float | None = None, check_db: bool = False) -> list[Outcome]:
+    def fire_due(self, code: str, *, now: float | None = None, check_db: bool = False,
+                 limit: int = 100) -> list[Outcome]:
         """Fire the table's timers that are due (a computer's move, an auto-play reveal,
-        a deadline), one change each. Returns the outcomes to publish. `check_db`: the
-        database says a timer is due (another process set it): catch up with it first."""
+        a deadline), one change each, at most `limit`. Returns the outcomes to publish.
+        `check_db`: the database says a timer is due (another process set it): catch up
+        with it first."""
         if check_db:
             try:
                 self._current(code)
             except ServiceError:
                 return []
         outcomes = []
-        for _ in range(100):  # bounded: a table never owes more moves than this at once
+        for _ in range(limit):
             try:
                 outcome = self._with_live(code, lambda live: self._fire_one(live, now))
             except ServiceError:

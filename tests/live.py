@@ -95,12 +95,14 @@ class LiveServer:
 
 
 class LivePhone:
-    """A python-socketio client acting like a phone: it resumes its seat by itself on reconnect."""
+    """A python-socketio client acting like a phone or a board: on reconnect it resumes
+    its seat, or watches its table again, by itself (as play.js and board.js do)."""
 
     def __init__(self, url: str, auth: dict | None = None):
         self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1)
         self.view = None
         self.token = None
+        self.watching = None  # the last `watch` payload, sent again after a reconnect
         self.resumed = threading.Event()
         self.updated = threading.Condition()
         self.sio.on("view", self._on_view)
@@ -117,6 +119,8 @@ class LivePhone:
     def _on_connect(self):
         if self.token:
             threading.Thread(target=self._resume, daemon=True).start()
+        elif self.watching:
+            threading.Thread(target=self.call, args=("watch", self.watching), daemon=True).start()
 
     def _resume(self):
         ack = self.sio.call("resume", {"token": self.token}, timeout=10)
@@ -124,6 +128,8 @@ class LivePhone:
             self.resumed.set()
 
     def call(self, event, payload):
+        if event == "watch":
+            self.watching = payload
         return self.sio.call(event, payload, timeout=10)
 
     def join(self, code, name):
