@@ -410,9 +410,11 @@ class TableService:
         """The live copy, checked against the database's version (a cheap read):
         for views sent outside a change this process made (watch, resume, stale)."""
         live = self.live(code)
+        return live if self._db_version(live) == live.version else self.live(code, fresh=True)
+
+    def _db_version(self, live: Live) -> int | None:
         with self.db.connect() as conn:
-            version = conn.execute(sa_select(TABLE.c.version).where(TABLE.c.id == live.id)).scalar()
-        return live if version == live.version else self.live(code, fresh=True)
+            return conn.execute(sa_select(TABLE.c.version).where(TABLE.c.id == live.id)).scalar()
 
     # ------------------------------------------------------------------ seats
     def resume(self, token) -> SeatRef:
@@ -486,6 +488,13 @@ class TableService:
                 try:
                     return change(live)
                 except _Lost:
+                    fresh = True
+                    continue
+                except ServiceError:
+                    # A refusal read from our copy (paused, not your turn, stale...) must not
+                    # rest on a change another process has already undone: check, then refuse.
+                    if fresh or self._db_version(live) == live.version:
+                        raise
                     fresh = True
                     continue
         raise ServiceError("rate_limited", "The table is very busy; please try again.")

@@ -285,3 +285,21 @@ def test_a_process_with_an_old_copy_fires_a_timer_another_process_set(service, f
     assert other.fire_due(table.code) == []  # its own copy knows no timer
     fired = other.fire_due(table.code, check_db=True)  # the database says one is due
     assert [o.version for o in fired] == [5] and service.events(table.code)[-1].actor == "seat:1:auto"
+
+
+def test_a_refusal_never_rests_on_a_change_another_process_undid(service, facilitator_id):
+    """Process A saw the table paused; process B resumed it. A's cached "paused" must not
+    refuse the next move: A checks the database before it refuses, then accepts."""
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    service.moderate(facilitator_id, table.code, 3, {"type": "pause"})
+    other = TableService(service.db, bot_delay_scale=0)
+    assert other.live(table.code).paused  # A's copy: paused
+    service.moderate(facilitator_id, table.code, 4, {"type": "resume"})  # B resumes
+    # Ana's phone had not yet seen the pause or the resume: reveal is order-free.
+    outcome = other.act(table.code, 0, 3, {"type": "reveal"})
+    assert outcome.version == 6 and not other.live(table.code).paused
+    with pytest.raises(ServiceError) as refused:  # a refusal that is true stays a refusal
+        other.act(table.code, 0, 6, {"type": "start"})
+    assert refused.value.code == "illegal" and service.get(table.code).version == 6
