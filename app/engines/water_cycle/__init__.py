@@ -1,0 +1,44 @@
+"""Water Cycle Challenge as one game package: the `GAME` spec and the engine
+contract's functions (see app/engines/contract.py and engine.py)."""
+from ..contract import UI, GameSpec, Seating
+from .content import DATA_VERSIONS
+from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
+                     finish, new, result, timers, view)
+from .figures import figures
+from .rulings import RULINGS, RULINGS_VERSION
+
+GAME = GameSpec(
+    key=KEY,
+    title=TITLE,
+    blurb=BLURB,
+    version=VERSION,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    seating=Seating(sizes=(2, 3, 4), default=4, minimum=2, solo_computers=2,
+                    solo_label="Solo: each student against two computers"),
+    options=tuple(OPTIONS),
+    presets=PRESETS,
+    order_free=frozenset({"vote"}),     # every phone votes on a Crisis at the same time
+    bot_levels=("easy", "standard", "expert"),
+    data_versions={"rulings.json": RULINGS_VERSION, **DATA_VERSIONS},
+    rulings=tuple(RULINGS),
+    figures=figures,
+    # Worth a line in a debrief: the platform's own events and the game's big moments.
+    key_moments=frozenset({"start", "kick", "pause", "lock", "end", "game_over", "crisis", "explain",
+                           "tally", "moderation", "crisis_passed", "crisis_failed", "collapse", "defused",
+                           "collapse_loss", "trivia", "boss_defeated", "trade"}),
+    discussion=(
+        "Which Crisis explanation convinced the table most? What made it convincing: the science, "
+        "the cards, or how it was told?",
+        "Was an explanation voted down that you think should have passed? What would have made it stronger?",
+        "Trading a Cycle is safe; challenging the Boss is risky. When was the risk worth it?",
+        "Which trivia question surprised you most, and where does that water really go?",
+        "NEWater is recycled water. Would you drink it? What would a town need to trust it?",
+        "If you ran a real water company, which card would you want most in a drought, and why?",
+    ),
+    start_label="Deal cards & start",
+    ui=UI(phone="games/water_cycle/water_cycle.js", board="games/water_cycle/water_cycle.js",
+          facilitator="games/water_cycle/water_cycle.js", stylesheet="games/water_cycle/water_cycle.css"),
+)
+
+__all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers"]
