@@ -99,6 +99,17 @@ def legal_moves(engine, state: dict, n_seats: int, exclude: Iterable[str] = ()) 
     return moves
 
 
+def filled(action: dict) -> dict:
+    """A listed action with its free-text fields (listed as "") filled in, as a person would."""
+    return {k: ("A few words." if v == "" else v) for k, v in action.items()}
+
+
+def fills(chosen: dict, listed: dict) -> bool:
+    """`chosen` is the listed action, with any free-text field (listed as "") filled in."""
+    return chosen.keys() == listed.keys() and all(
+        chosen[k] == v or (v == "" and isinstance(chosen[k], str) and chosen[k].strip()) for k, v in listed.items())
+
+
 def play(engine, state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     """One move the way the platform makes it: labels stripped; FINISH calls finish."""
     if action == FINISH:
@@ -155,7 +166,7 @@ def check_listed_actions(engine, state: dict, n_seats: int) -> None:
     check_labels(engine, state, n_seats)
     for actor, action in legal_moves(engine, state, n_seats):
         try:
-            new_state, _ = play(engine, state, actor, action)
+            new_state, _ = play(engine, state, actor, filled(action))
         except IllegalAction as err:  # pragma: no cover - reported as a failure
             raise AssertionError(f"listed action {action!r} for {actor!r} refused: {err.code}: {err.message}")
         if action == FINISH:
@@ -205,7 +216,7 @@ def check_bot_choice(engine, state: dict, seat: int, seed: int = 0):
     offered = engine.actions(state, seat)
     choice = engine.bot(engine.view(state, seat), offered, random.Random(seed))
     if choice is not None:
-        assert strip_label(choice) in [strip_label(a) for a in offered], \
+        assert any(fills(strip_label(choice), strip_label(a)) for a in offered), \
             f"bot for seat {seat} chose {choice!r}, which is not on offer"
     return None if choice is None else strip_label(choice)
 
@@ -308,7 +319,7 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
         moves = legal_moves(engine, state, n, exclude)
         assert moves, f"game (seed {seed}) is stuck: nobody can act but there is no result"
         actor, action = chooser.choice(moves) if choose is None else choose(moves, chooser)
-        action = action if action == FINISH else strip_label(action)
+        action = action if action == FINISH else filled(strip_label(action))
         timers_now = check_timers(engine, state, n) if hasattr(engine, "timers") else []
         new_state, entries = play(engine, state, actor, action)
         assert state == before, f"apply mutated its input at step {played.steps + 1}"

@@ -322,7 +322,8 @@ def actions(state: dict, viewer) -> list[dict]:
         listed += [label({"type": "unpick", "card": k}, f"Put back {card_name(k)}") for k in sorted(picked)]
         if picked:
             listed.append(label({"type": "explain", "text": ""},
-                                f"Explain how your {_plural(sum(picked.values()), 'card')} help"))
+                                "Explain how your card helps" if sum(picked.values()) == 1
+                                else f"Explain how your {sum(picked.values())} cards help"))
         listed.append(label({"type": "give_up"}, "Give up: shuffle your hand away and draw 5 fresh"))
         return listed
     if kind == "crisis" and p["stage"] == "vote":
@@ -1045,6 +1046,9 @@ def _check_piles(s: dict, out: list) -> None:
 
 def _end(s: dict, winners: list[int], reason: str, out: list) -> None:
     s["status"] = "over"
+    p = s["pending"]
+    if p is not None and p["kind"] in ("reservoir", "crisis", "collapse"):
+        s["discard"].append(p["card"])   # the card in play when the game ended is put down
     s["pending"] = None
     ranking = sorted(range(len(s["names"])), key=lambda p: (-s["trophies"][p], p))
     s["result"] = {"winners": winners, "ranking": ranking, "scores": list(s["trophies"]), "reason": reason}
