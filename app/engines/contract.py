@@ -163,6 +163,18 @@ def strip_label(action: dict) -> dict:
     return {k: v for k, v in action.items() if k != "label"}
 
 
+def join_names(names: list[str], nobody: str = "") -> str:
+    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara' (`nobody` for an empty list)."""
+    if not names:
+        return nobody
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def is_seat(names: list, who) -> bool:
+    """`who` is a seat index at a table with these player names (a bool is not a seat)."""
+    return isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(names)
+
+
 def prompt(waiting_for: list[int], text: str) -> dict:
     """Who the game waits for, and what this viewer is asked, in words."""
     return {"waiting_for": list(waiting_for), "text": text}

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ..contract import IllegalAction, Option, Rng, label, log, prompt, resolve_options, strip_label
+from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
 from . import cards
 from .rulings import rule
 
@@ -116,13 +116,6 @@ def _name(s: dict, seat: int) -> str:
 def _names(s: dict, seats: list[int]) -> str:
     """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
     return join_names([_name(s, p) for p in seats])
-
-
-def join_names(names: list[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara' ('' for nobody)."""
-    if not names:
-        return ""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _is_out(s: dict, seat: int) -> bool:

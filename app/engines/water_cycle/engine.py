@@ -35,7 +35,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..contract import IllegalAction, Option, Rng, clone, label, log, prompt, resolve_options, strip_label
+from ..contract import (IllegalAction, Option, Rng, clone, is_seat, join_names, label, log, prompt,
+                        resolve_options, strip_label)
 from . import content
 from .rulings import rule
 
@@ -117,18 +118,11 @@ def _fail(code: str, message: str):
 
 
 def _is_seat(s: dict, who) -> bool:
-    return isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(s["names"])
+    return is_seat(s["names"], who)
 
 
 def _name(s: dict, seat: int) -> str:
     return s["names"][seat]
-
-
-def join_names(names: list[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def card_name(kind: str) -> str:
