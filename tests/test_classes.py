@@ -469,3 +469,33 @@ def test_a_class_table_cannot_be_joined_with_its_own_code(api, phone):
     assert code in message  # told to use the class code instead
     assert tables_of(api, code) == {ana.table: ["Ana"]}
     assert seat_students(phone, code, ["Ben"])[0].table == ana.table  # through the class it works
+
+
+def test_a_solo_water_cycle_table_plays_against_computers_that_vote(api, phone, tables):
+    """Water Cycle's seating: solo tables seat a student with two computer players,
+    who take their turns, answer prompts and vote on the student's Crisis answers."""
+    code = new_class(api, game="water_cycle", table_size="solo", options={"rounds": 10})
+    (ana,) = seat_students(phone, code, ["Ana"])
+    assert [x["computer"] for x in ana.view["players"]] == [False, True, True]
+    assert ana.act({"type": "start"})["ok"]
+    answered = 0
+    deadline = time.monotonic() + 60
+    while ana.pump()["status"] != "ended" and time.monotonic() < deadline:
+        listed = {a["type"]: a for a in ana.view["actions"]}
+        if not listed:
+            time.sleep(0.02)
+            continue
+        if "explain" in listed:
+            action = dict(listed["explain"], text="The rain refills the reservoir.")
+            answered += 1
+        elif "pick" in listed:
+            action = listed["pick"]
+        else:
+            action = listed.get("draw") or next(iter(listed.values()))
+        ack = ana.act({k: v for k, v in action.items() if k != "label"})
+        assert ack["ok"] or ack["error"]["code"] == "stale", ack
+    assert ana.view["status"] == "ended", "ten rounds were not played within a minute"
+    actors = {e.actor for e in tables.events(ana.table)}
+    assert {"seat:1:auto", "seat:2:auto"} <= actors
+    votes = [e for e in tables.events(ana.table) if e.action.get("type") == "vote"]
+    assert not answered or votes, "the computers never voted on Ana's Crisis answers"
