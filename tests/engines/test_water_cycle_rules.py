@@ -669,3 +669,14 @@ def test_computer_players_finish_calm_games():
             seat = E.view(s, "board")["prompt"]["waiting_for"][0]
             s, _ = E.apply(s, seat, strip_label(E.bot(E.view(s, seat), E.actions(s, seat), rng)))
         assert E.result(s) is not None and max(s["trophies"]) >= 5 or not s["deck"]
+
+
+def test_a_forecast_peek_lasts_only_while_the_top_of_the_deck_is_unchanged():
+    s = rig(calm(), hands={0: ["forecast", "monsoon"]}, deck=["evap", "cond", "precip", "collect"])
+    s, _ = act(s, 0, type="weather", card="forecast")
+    assert E.view(s, 0)["private"]["peek"] == ["evap", "cond", "precip"]
+    s["weather_played"] = False   # as if a second card were allowed: Monsoon draws two of the three
+    s, _ = act(s, 0, type="weather", card="monsoon")
+    assert E.view(s, 0)["private"]["peek"] == ["precip"]
+    s, _ = act(s, 0, type="draw")
+    assert E.view(s, 0)["private"]["peek"] is None

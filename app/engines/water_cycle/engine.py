@@ -169,13 +169,29 @@ def _shuffle(s: dict, items: list) -> None:
     rng = _rng(s)
     rng.shuffle(items)
     s["rng"] = rng.state
+    if items is s["deck"]:
+        s["peek"] = None   # a Forecast tells the top of the deck only until it is shuffled
+
+
+def _pop(s: dict, i: int = 0) -> str:
+    """Take the card at position `i` of the draw pile; a Forecast peek loses what it saw
+    being drawn (or all of it, when a card is taken from under the peeked ones)."""
+    peek = s["peek"]
+    if peek is not None:
+        peek["cards"] = peek["cards"][1:] if i == 0 else peek["cards"][:i]
+        if not peek["cards"]:
+            s["peek"] = None
+    return s["deck"].pop(i)
 
 
 def _insert_randomly(s: dict, cid: str) -> None:
     """Put a card back into the draw pile at a random place."""
     rng = _rng(s)
-    s["deck"].insert(rng.below(len(s["deck"]) + 1), cid)
+    where = rng.below(len(s["deck"]) + 1)
+    s["deck"].insert(where, cid)
     s["rng"] = rng.state
+    if s["peek"] is not None and where < len(s["peek"]["cards"]):
+        s["peek"]["cards"] = s["peek"]["cards"][:where]   # what lies below the new card is no longer known
 
 
 def _threat(s: dict, cid: str) -> bool:
@@ -697,7 +713,7 @@ def _draw(s: dict, seat: int, count: int, out: list, *, after: str, why: str) ->
     for _ in range(count):
         if not _refresh_deck_if_empty(s, out):
             break
-        cid = s["deck"].pop(0)
+        cid = _pop(s)
         (threats if _threat(s, cid) else drawn).append(cid)
     s["hands"][seat] += drawn
     out.append(log("draw", f"{_name(s, seat)} drew {_plural(len(drawn) + len(threats), 'card')} ({why}).",
@@ -723,7 +739,7 @@ def _refill(s: dict, seat: int, out: list, size: int = HAND) -> None:
             _shuffle(s, s["deck"])
             continue
         passed += i
-        s["hands"][seat].append(s["deck"].pop(i))
+        s["hands"][seat].append(_pop(s, i))
     if passed:
         out.append(rule("water_cycle.refills_skip_threats", seat=seat))
 
@@ -903,7 +919,7 @@ def _crisis_pass(s: dict, out: list) -> None:
     for _ in range(bonus):
         if not _refresh_deck_if_empty(s, out):
             break
-        cid = s["deck"].pop(0)
+        cid = _pop(s)
         (threats if _threat(s, cid) else drawn).append(cid)
     s["hands"][seat] += drawn
     s["discard"].append(p["card"])
@@ -1236,9 +1252,9 @@ def bot(seen: dict, offered: list[dict], rng) -> dict | None:
     if "take" in kinds:
         return max(offered, key=lambda a: (_card_value(a["card"], hand), a["card"]))
     if "vote" in kinds:
-        words = len((public["crisis"] or {}).get("explanation") or "")
-        fair = words >= 20 or (public["crisis"] or {}).get("explanation") is None
-        up = rng.random() < (0.85 if fair else 0.3)
+        text = (public["crisis"] or {}).get("explanation")
+        # A hidden explanation was hidden by the teacher for a reason; a few words are not an answer.
+        up = rng.random() < (0.2 if text is None else 0.85 if len(text) >= 20 else 0.3)
         return next(a for a in offered if a["up"] == up)
     if "pick" in kinds or "explain" in kinds:
         picked = Counter(private.get("picked") or [])
