@@ -1,0 +1,186 @@
+"""Local hotseat: one device for 2-4 players (app/hotseat.py, static/js/hotseat.js).
+
+HTTP: creating a hotseat table needs a login, validates the names like a join
+(and refuses markup), and hands the seats over only through the one-time link:
+its secret sits in the URL fragment, the device trades it once (POST) for fresh
+seat tokens. Browser: War and Water Cycle turns on one device, with the pass screen.
+"""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from app.hotseat import HotseatService, derive
+from app.security import hash_token
+from conftest import PASSWORD
+
+LINK = re.compile(r'href="(http://[^"]+/hotseat/([A-Z0-9]{6})#([A-Za-z0-9_\-]+))"')
+
+
+def logged_in(app):
+    client = app.test_client()
+    client.get("/facilitator/login")
+    with client.session_transaction() as sess:
+        csrf = sess["csrf"]
+    client.post("/facilitator/login", data={"name": "teacher", "password": PASSWORD, "csrf": csrf})
+    client.get("/facilitator/")  # a fresh session: the dashboard's forms carry its CSRF token
+    with client.session_transaction() as sess:
+        return client, sess["csrf"]
+
+
+def create(client, csrf, names, game="war", **options):
+    data = {"game": game, "csrf": csrf, **options}
+    data.update({f"player{i + 1}": name for i, name in enumerate(names)})
+    return client.post("/facilitator/hotseat", data=data)
+
+
+def created_link(response):
+    match = LINK.search(response.get_data(as_text=True))
+    assert match, "the page shows the hotseat link"
+    return match.group(1), match.group(2), match.group(3)
+
+
+def test_creating_a_hotseat_table_needs_a_login(app, teacher, tables):
+    client = app.test_client()
+    response = client.post("/facilitator/hotseat", data={"game": "war", "player1": "Ann", "player2": "Bob"})
+    assert response.status_code in (302, 400)
+    assert tables.tables_of(teacher.id) == []
+    # Logged in but without the form's CSRF token: refused too.
+    client, _csrf = logged_in(app)
+    assert create(client, "wrong", ["Ann", "Bob"]).status_code == 400
+    assert tables.tables_of(teacher.id) == []
+    assert client.get("/facilitator/").status_code == 200  # the dashboard shows the hotseat forms
+    assert b"Create a War hotseat game" in client.get("/facilitator/").data
+
+
+@pytest.mark.parametrize("names, message", [
+    (["Ann"], "Type 2 to 4 names"),
+    (["Ann", "   "], "Type 2 to 4 names"),
+    (["Ann", "Bob", "Cy", "Di", "Ed"], None),  # only four fields are read: a fifth is ignored
+    (["Ann", "ann"], "Two players are called"),
+    (["Ann", "<b>Bob</b>"], "contains &lt; or &gt;"),
+    (["Ann", "B" * 21], "at most 20 characters"),
+])
+def test_names_are_validated(app, teacher, tables, names, message):
+    client, csrf = logged_in(app)
+    response = create(client, csrf, names)
+    if message is None:
+        assert response.status_code == 201
+        return
+    assert response.status_code == 302 and "#hotseat-title" in response.headers["Location"]
+    assert message in client.get("/facilitator/").get_data(as_text=True)
+    assert tables.tables_of(teacher.id) == []
+
+
+def test_a_nul_in_a_name_is_refused(app, teacher, tables):
+    client, csrf = logged_in(app)
+    assert create(client, csrf, ["Ann", "Bo\x00b"]).status_code == 400
+    assert tables.tables_of(teacher.id) == []
+
+
+def test_the_table_is_seated_locked_and_not_started(app, teacher, tables):
+    client, csrf = logged_in(app)
+    response = create(client, csrf, ["Ann", "Bob", "Cy"])
+    assert response.status_code == 201
+    assert response.headers["Cache-Control"] == "no-store"
+    link, code, secret = created_link(response)
+    table = tables.get(code)
+    assert (table.status, table.locked, table.game) == ("lobby", True, "war")
+    assert [(x.seat_index, x.name) for x in tables.seats(code)] == [(0, "Ann"), (1, "Bob"), (2, "Cy")]
+    # The secret is in the fragment only: not in the path or the query a server would log.
+    parts = urlsplit(link)
+    assert parts.path == f"/hotseat/{code}" and parts.query == "" and parts.fragment == secret
+    assert secret not in tables.log_json(code).__repr__()
+    # The page holds no seat token (only the secret they are derived from) and a QR image.
+    page = response.get_data(as_text=True)
+    assert 'class="hotseat-qr" src="data:image/svg+xml;base64,' in page
+    # Nobody can join it with the code.
+    with pytest.raises(Exception) as refused:
+        tables.join(code, "Zed")
+    assert "locked" in str(refused.value)
+
+
+def test_the_secret_is_traded_once_for_fresh_tokens(app, teacher, tables, phone):
+    client, csrf = logged_in(app)
+    _link, code, secret = created_link(create(client, csrf, ["Ann", "Bob"]))
+    device = app.test_client()  # the shared device: no login
+    assert device.get(f"/hotseat/{code}").status_code == 200
+    assert device.get("/hotseat/ZZZZZZ").status_code == 404
+
+    wrong = device.post(f"/hotseat/{code}/claim", json={"secret": secret[:-2] + "xx"})
+    assert wrong.status_code == 403 and wrong.json["error"]["code"] == "forbidden"
+    assert device.post(f"/hotseat/{code}/claim", json={"secret": ""}).status_code == 400
+    assert device.post(f"/hotseat/{code}/claim", data="not json").status_code == 400
+
+    first = device.post(f"/hotseat/{code}/claim", json={"secret": secret})
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-store"
+    seats = first.json["seats"]
+    assert [(x["seat"], x["name"]) for x in seats] == [(0, "Ann"), (1, "Bob")]
+    # The tokens are fresh: not the ones the secret stands for, so the link is now worthless.
+    for x in seats:
+        assert x["token"] != derive(secret, code, x["seat"])
+        assert len(x["token"]) >= 22  # 128 bits or more
+    again = device.post(f"/hotseat/{code}/claim", json={"secret": secret})
+    assert again.status_code == 403 and "already been used" in again.json["error"]["message"]
+    stored = {x.token_hash for x in tables.seats(code)}
+    assert stored == {hash_token(x["token"]) for x in seats}
+
+    # Each token resumes its seat over its own connection, as a phone would; the first starts.
+    ann, bob = phone(), phone()
+    assert ann.send("resume", {"token": seats[0]["token"]})["seat"] == 0
+    assert bob.send("resume", {"token": seats[1]["token"]})["seat"] == 1
+    assert [a["type"] for a in ann.view["actions"]] == ["start"]
+    assert bob.view["actions"] == []
+    assert ann.act({"type": "start"})["ok"]
+    bob.pump()
+    assert bob.view["status"] == "playing"
+    # A token derived from the secret resumes nothing.
+    stranger = phone()
+    assert not stranger.send("resume", {"token": derive(secret, code, 0)})["ok"]
+
+
+def test_a_new_link_retires_the_old_one_and_the_device_that_used_it(app, teacher, tables, phone):
+    client, csrf = logged_in(app)
+    _link, code, secret = created_link(create(client, csrf, ["Ann", "Bob"]))
+    device = app.test_client()
+    seats = device.post(f"/hotseat/{code}/claim", json={"secret": secret}).json["seats"]
+    assert client.get(f"/facilitator/hotseat/{code}").status_code == 200
+    response = client.post(f"/facilitator/hotseat/{code}/link", data={"csrf": csrf})
+    assert response.status_code == 200
+    _link2, code2, secret2 = created_link(response)
+    assert code2 == code and secret2 != secret
+    old = phone()
+    assert old.send("resume", {"token": seats[0]["token"]})["error"]["code"] == "not_joined"
+    fresh = device.post(f"/hotseat/{code}/claim", json={"secret": secret2})
+    assert fresh.status_code == 200
+
+
+def test_only_the_owner_sees_or_relinks_a_hotseat_table(app, teacher, other_teacher, tables):
+    client, csrf = logged_in(app)
+    _link, code, _secret = created_link(create(client, csrf, ["Ann", "Bob"]))
+    other = app.test_client()
+    other.get("/facilitator/login")
+    with other.session_transaction() as sess:
+        other_csrf = sess["csrf"]
+    other.post("/facilitator/login", data={"name": "other", "password": PASSWORD, "csrf": other_csrf})
+    other.get("/facilitator/")
+    with other.session_transaction() as sess:
+        other_csrf = sess["csrf"]
+    assert other.get(f"/facilitator/hotseat/{code}").status_code == 404
+    assert other.post(f"/facilitator/hotseat/{code}/link", data={"csrf": other_csrf}).status_code == 404
+    # An ordinary table has no hotseat page.
+    plain = tables.create_table(teacher.id, "war", {})
+    assert client.get(f"/facilitator/hotseat/{plain.code}").status_code == 404
+
+
+def test_a_game_for_one_cannot_be_a_hotseat_game(tables, teacher):
+    from app.engines.contract import GameSpec
+    from app.hotseat import supports
+    import dataclasses
+    from app import engines
+    solo = dataclasses.replace(engines.spec("war"), min_seats=1, max_seats=1)
+    assert isinstance(solo, GameSpec) and not supports(solo)
+    with pytest.raises(Exception):
+        HotseatService(tables).create(teacher.id, "nosuchgame", {}, ["Ann", "Bob"])
