@@ -184,3 +184,121 @@ def test_a_game_for_one_cannot_be_a_hotseat_game(tables, teacher):
     assert isinstance(solo, GameSpec) and not supports(solo)
     with pytest.raises(Exception):
         HotseatService(tables).create(teacher.id, "nosuchgame", {}, ["Ann", "Bob"])
+
+
+# ------------------------------------------------------------------ browser
+from browser import FACILITATOR_PASSWORD, PHONE, browser, no_dialogs, server, shot  # noqa: E402,F401,F811
+from test_accessibility import violations  # noqa: E402
+
+DESKTOP = {"viewport": {"width": 1280, "height": 720}}
+
+
+def _hotseat_link(browser, server, game_key, title, names, options=None):  # noqa: F811
+    """The teacher logs in, creates a hotseat table from the dashboard: (teacher page, link)."""
+    fac = browser.new_context(**DESKTOP, bypass_csp=True).new_page()
+    fac.goto(server.url + "/facilitator/")
+    if fac.get_by_label("Password").count():
+        fac.get_by_label("Name").fill("teacher")
+        fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
+        fac.get_by_role("button", name="Log in").click()
+    for i, name in enumerate(names, start=1):
+        fac.locator(f"#hotseat-{game_key}-player{i}").fill(name)
+    for key, value in (options or {}).items():
+        fac.locator(f"#hotseat-{game_key}-{key}").select_option(value)
+    fac.get_by_role("button", name=f"Create a {title} hotseat game").click()
+    fac.get_by_role("link", name="Open the game on this device").wait_for()
+    link = fac.get_by_role("link", name="Open the game on this device").get_attribute("href")
+    assert fac.locator("img.hotseat-qr").evaluate("img => img.complete && img.naturalWidth > 0")
+    return fac, link
+
+
+def _pass_to(device, name):
+    """The pass screen asks for `name`; nothing of a seat's view is on the page meanwhile."""
+    dialog = device.get_by_role("dialog", name=f"Pass the device to {name}")
+    dialog.wait_for()
+    button = device.get_by_role("button", name=f"I'm {name} \u2014 continue")
+    assert button.evaluate("b => document.activeElement === b")
+    assert device.locator("#game-root").evaluate("r => r.children.length") == 0
+    assert device.locator(".hotseat-view").count() == 0
+    return button
+
+
+def _continue(device, name):
+    _pass_to(device, name).click()
+    device.get_by_role("heading", name=f"{name}'s turn").wait_for()
+    assert device.get_by_role("dialog").count() == 0
+
+
+@pytest.mark.browser
+def test_war_on_one_device_passes_between_the_players(server, browser):  # noqa: F811
+    fac, link = _hotseat_link(browser, server, "war", "War", ["Ann", "Bob"])
+    shot(fac, "hotseat-link-1280")
+    assert violations(fac) == []
+
+    device = browser.new_context(**PHONE, bypass_csp=True).new_page()
+    dialogs = no_dialogs(device)
+    device.goto(link)
+    # The lobby: both names and the first player's Start button; the secret left the address bar.
+    start = device.get_by_role("button", name="Deal cards & start")
+    start.wait_for()
+    assert "#" not in device.url
+    assert device.locator(".player-list").inner_text().split("\n").count("Ann") == 1
+    shot(device, "hotseat-war-lobby-360")
+    start.click()
+
+    # The first turn: Ann's, behind her pass screen.
+    _pass_to(device, "Ann")
+    shot(device, "hotseat-war-pass-ann-360")
+    assert violations(device) == []
+    _continue(device, "Ann")
+    shot(device, "hotseat-war-ann-360")
+    assert violations(device) == []
+    device.get_by_role("button", name=re.compile("Reveal your card")).click()
+
+    # Ann has revealed: the device goes to Bob, and Ann's view is gone from the page.
+    _pass_to(device, "Bob")
+    assert device.get_by_text("Ann's turn").count() == 0
+    shot(device, "hotseat-war-pass-bob-360")
+    _continue(device, "Bob")
+    device.get_by_role("button", name=re.compile("Reveal your card")).click()
+    # The battle is resolved: the next round starts with Ann again.
+    _pass_to(device, "Ann")
+    assert dialogs == []
+
+    # A reload keeps the seats (localStorage), and the used link is worth nothing now.
+    device.reload()
+    _pass_to(device, "Ann")
+    other = browser.new_context(**PHONE).new_page()
+    other.goto(link)
+    other.get_by_text("already been used").wait_for()
+
+    # The same game at laptop size.
+    device.set_viewport_size(DESKTOP["viewport"])
+    _continue(device, "Ann")
+    shot(device, "hotseat-war-ann-1280")
+    device.context.close()
+    other.context.close()
+    fac.context.close()
+
+
+@pytest.mark.browser
+def test_water_cycle_hotseat_turn_with_its_pass_screen(server, browser):  # noqa: F811
+    fac, link = _hotseat_link(browser, server, "water_cycle", "Water Cycle Challenge", ["Mia", "Noor", "Omar"],
+                              options={"crisis_mode": "off"})
+    device = browser.new_context(**PHONE, bypass_csp=True).new_page()
+    dialogs = no_dialogs(device)
+    device.goto(link)
+    device.locator(".hotseat-lobby button.primary").click()
+    _continue(device, "Mia")
+    shot(device, "hotseat-water-mia-360")
+    assert violations(device) == []
+    device.get_by_role("button", name=re.compile("Draw 2 cards and end your turn")).click()
+    _pass_to(device, "Noor")
+    shot(device, "hotseat-water-pass-noor-360")
+    _continue(device, "Noor")
+    device.set_viewport_size(DESKTOP["viewport"])
+    shot(device, "hotseat-water-noor-1280")
+    assert violations(device) == []
+    assert dialogs == []
+    device.context.close()
+    fac.context.close()

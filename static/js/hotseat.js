@@ -23,6 +23,8 @@ const pass = document.getElementById("pass-screen");
 const passTitle = document.getElementById("pass-title");
 const passText = document.getElementById("pass-text");
 const passButton = document.getElementById("pass-continue");
+// Everything but the pass screen: made inert while it is up, so no key reaches what is behind it.
+const behind = [app, document.querySelector(".site-header"), document.querySelector(".skip-link")].filter(Boolean);
 
 let seats = [];       // {seat, name, token, socket, current, box, removed}
 let shown = null;     // the seat whose turn it is on this device (null: nobody's)
@@ -154,7 +156,7 @@ function setShown(index) {
   passTitle.textContent = `Pass the device to ${name}`;
   passText.textContent = `${name}, tap the button when you have the device. Everyone else, please look away.`;
   passButton.textContent = `I'm ${name} \u2014 continue`;
-  gamePanel.inert = true;
+  for (const el of behind) el.inert = true;
   document.body.classList.add("passing");
   show(pass, true);
   passButton.focus();
@@ -162,7 +164,7 @@ function setShown(index) {
 
 function closePass() {
   show(pass, false);
-  gamePanel.inert = false;
+  for (const el of behind) el.inert = false;
   document.body.classList.remove("passing");
 }
 
