@@ -302,3 +302,39 @@ def test_water_cycle_hotseat_turn_with_its_pass_screen(server, browser):  # noqa
     assert dialogs == []
     device.context.close()
     fac.context.close()
+
+
+@pytest.mark.browser
+def test_a_crisis_vote_is_taken_in_turn_each_behind_its_pass_screen(server, browser):  # noqa: F811
+    import sqlite3
+
+    fac, link = _hotseat_link(browser, server, "water_cycle", "Water Cycle Challenge", ["Mia", "Noor", "Omar"],
+                              options={"vote_seconds": "0"})
+    code = urlsplit(link).path.rsplit("/", 1)[1]
+    # Seed 1 deals Mia a Crisis on her first draw (the table has not started: nothing is cached yet).
+    with sqlite3.connect(server.instance / "live.db") as db:
+        db.execute("UPDATE game_table SET seed = 1 WHERE code = ?", (code,))
+    device = browser.new_context(**PHONE, bypass_csp=True).new_page()
+    dialogs = no_dialogs(device)
+    device.goto(link)
+    device.locator(".hotseat-lobby button.primary").click()
+    _continue(device, "Mia")
+    device.get_by_role("button", name="Draw 2 cards and end your turn").click()
+    # The Crisis is Mia's to answer: same player, no pass screen.
+    device.get_by_role("button", name="Use Condensation").first.click()
+    explain = device.get_by_label(re.compile("Explain how your 1 card help"))
+    explain.fill("Condensation turns the vapour into clouds we can plan for.")
+    device.get_by_role("button", name=re.compile("Explain how your 1 card help")).click()
+    # Both others vote, one at a time in seat order, each behind a pass screen.
+    _continue(device, "Noor")
+    device.get_by_text("Vote thumbs up or down").wait_for()
+    shot(device, "hotseat-water-vote-noor-360")
+    device.get_by_role("button", name=re.compile("Thumbs up")).click()
+    _continue(device, "Omar")
+    assert device.get_by_text("Noor's turn").count() == 0
+    device.get_by_role("button", name=re.compile("Thumbs up")).click()
+    # The vote is over: the device goes on to whoever the game waits for now.
+    device.get_by_role("dialog").wait_for()
+    assert dialogs == []
+    device.context.close()
+    fac.context.close()
