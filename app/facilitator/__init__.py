@@ -163,3 +163,4 @@ def debrief(code):
 
 
 from app.facilitator import classes as _classes  # noqa: E402,F401  (class-session pages on this blueprint)
+from app.facilitator import hotseat as _hotseat  # noqa: E402,F401  (hotseat tables on this blueprint)

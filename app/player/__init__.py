@@ -84,3 +84,4 @@ def qr(code):
     buf = io.BytesIO()
     image.save(buf)
     return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+from app.player import hotseat as _hotseat  # noqa: E402,F401  (the hotseat device page on this blueprint)
