@@ -11,6 +11,7 @@ import * as shared from "/static/js/table.js";
 
 const RESOURCES = ["evap", "cond", "precip", "collect"];
 const EXPLANATION_MAX = 400;
+const SHORT = { evap: "Evap", cond: "Cond", precip: "Precip", collect: "Collect", newater: "NEWater" };
 const REASON_MAX = 200;
 
 // ---- Icons: inline SVG (no emoji), drawn in currentColor --------------------
@@ -351,7 +352,7 @@ function handSection(payload, pub, mine, send) {
     if (plays.length === 1 && plays[0].type === "weather") {
       out.push(h("button", { type: "button", class: "wcc-card-btn", dataset: { focusKey: `play-${kind}` }, onclick: () => send(plays[0]) }, "Play"));
     } else if (plays.length) {
-      out.push(h("span", { class: "wcc-on" }, "Play on:"), plays.map((a) => h("button", { type: "button", class: "wcc-card-btn",
+      out.push(h("span", { class: "wcc-on" }, "Play on:"), ...plays.map((a) => h("button", { type: "button", class: "wcc-card-btn",
         "aria-label": a.label, dataset: { focusKey: `play-${kind}-${a.target}` }, onclick: () => send(a) }, nameOf(pub, a.target))));
     }
     for (const a of payload.actions.filter((x) => x.card === kind && ["pick", "unpick", "discard", "leak"].includes(x.type))) {
@@ -366,7 +367,8 @@ function handSection(payload, pub, mine, send) {
     const p = picked.get(kind) || 0;
     const controls = attached(kind);
     return h("li", { class: `wcc-slot wcc-k-${kind}` + (n ? "" : " empty") + (cycle.has(kind) ? " in-cycle" : "") + (p ? " picked" : "") },
-      h("span", { class: "wcc-slot-face" }, kindIcon(kind), h("span", { class: "wcc-slot-name" }, legend(pub, kind).name),
+      h("span", { class: "wcc-slot-face" }, kindIcon(kind), h("span", { class: "wcc-slot-name", "aria-hidden": "true" }, SHORT[kind] || legend(pub, kind).name),
+        h("span", { class: "visually-hidden" }, legend(pub, kind).name),
         h("span", { class: "wcc-slot-count" }, n ? `×${n}` : "none"), p ? h("span", { class: "wcc-picked" }, `${p} picked`) : null),
       controls.length ? h("span", { class: "wcc-slot-controls" }, controls) : null);
   };
@@ -485,9 +487,8 @@ function statusBar(pub, mine, you) {
     h("span", { class: "wcc-st wcc-trophies" + fresh(`mytr|${me.trophies}`) }, icon("trophy", { label: "Your trophies" }),
       h("span", { class: "wcc-num" }, String(me.trophies)), h("span", { class: "wcc-of" }, `/${pub.goal}`)),
     h("span", { class: "wcc-st wcc-er" + (mine.emergency ? "" : " used") }, icon("shield"), mine.emergency ? "Emergency Response" : "No Emergency Response"),
-    h("span", { class: "wcc-st wcc-bossmini" }, icon("heart", { cls: "wcc-heart" }), h("span", { class: "visually-hidden" }, "Boss HP "),
-      `${pub.boss.hp}/${pub.boss.max_hp}`),
-    h("span", { class: "wcc-st" }, icon("bucket"), h("span", { class: "visually-hidden" }, "Bucket "), String(pub.boss.bucket)));
+    h("span", { class: "wcc-st wcc-bossmini" }, "Boss", icon("heart", { cls: "wcc-heart" }), `${pub.boss.hp}/${pub.boss.max_hp}`),
+    h("span", { class: "wcc-st" }, icon("bucket"), `Bucket ${pub.boss.bucket}`));
 }
 
 function renderPlayer(payload, pub, ctx, entries) {
@@ -522,7 +523,7 @@ function renderBoard(payload, pub, ctx, entries) {
   const over = Boolean(pub.result || payload.result) || payload.status === "ended";
   const head = h("div", { class: "wcc-top" },
     h("p", { class: "wcc-turn" + fresh(`turn|${pub.turn_no}`) }, turnLine(pub, null)),
-    h("p", { class: "wcc-prompt" }, over ? "" : payload.view.prompt.text));
+    over || payload.view.prompt.text === `${turnLine(pub, null)}.` ? null : h("p", { class: "wcc-prompt" }, payload.view.prompt.text));
   if (over) return [head, h("div", { class: "wcc-stage" }, resultPanel(payload, pub, null), playersStrip(pub, null))];
   let main;
   if (pub.crisis) {
