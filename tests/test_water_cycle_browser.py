@@ -19,8 +19,18 @@ from live import LivePhone
 
 pytestmark = pytest.mark.browser
 
-EXPLANATION = ("Collection stores the rain in reservoirs and tanks, so the town still has clean water "
-               "to drink while the disaster lasts.")
+# Nearly the longest explanation a phone may send (400 characters): the board must still show all of it.
+EXPLANATION = ("Collection stores the rain in reservoirs and tanks, so the town still has clean water to drink "
+               "while the disaster lasts. We would keep the stored water covered and treat it before anyone drinks "
+               "it, and share it fairly between families so that nobody runs out. The council can also ask people "
+               "to save water at home, and repair leaking pipes so every drop collected reaches the taps.")
+assert len(EXPLANATION) <= 400
+
+INSIDE = """() => {
+    const quote = document.querySelector('.wcc-explanation blockquote').getBoundingClientRect();
+    const panel = document.querySelector('.wcc-crisis').getBoundingClientRect();
+    return quote.bottom <= panel.bottom + 1 && quote.right <= panel.right + 1;
+}"""
 
 
 def tap(locator, timeout=1500):
@@ -133,6 +143,7 @@ def test_a_crisis_voted_down_by_the_phones_and_accepted_by_the_teacher(server, b
             page, width, height, minimum, "wcc-crisis-vote",
             [".wcc-crisis-name", ".wcc-scenario", ".wcc-question", ".wcc-explanation blockquote", ".wcc-up .wcc-num",
              ".wcc-voters li span", ".wcc-mode", ".wcc-chip-name"])
+        assert page.evaluate(INSIDE), f"{width}: the explanation is cut off"
     for page, _errors, width, height in voters:
         page.locator(".wcc-vote.down").wait_for()
         assert page.locator(".wcc-explanation blockquote", has_text=EXPLANATION).count() == 1

@@ -272,7 +272,8 @@ function crisisPanel(pub, you, role) {
   } else if (c.explanation === null || c.explanation === undefined) {
     explanation = h("p", { class: "wcc-hidden-expl" }, icon("eye"), "The explanation is hidden by the teacher.");
   } else {
-    explanation = h("figure", { class: "wcc-explanation" },
+    const size = c.explanation.length > 280 ? " long" : c.explanation.length > 160 ? " medium" : "";
+    explanation = h("figure", { class: "wcc-explanation" + size },
       h("figcaption", {}, `${c.seat === you ? "Your" : who + "'s"} answer`, c.hidden ? h("span", { class: "wcc-badge" }, "hidden from the class") : null),
       h("blockquote", {}, c.explanation));
   }
@@ -526,7 +527,7 @@ function renderBoard(payload, pub, ctx, entries) {
     over || payload.view.prompt.text === `${turnLine(pub, null)}.` ? null : h("p", { class: "wcc-prompt" }, payload.view.prompt.text));
   if (over) return [head, h("div", { class: "wcc-stage" }, resultPanel(payload, pub, null), playersStrip(pub, null))];
   let main;
-  if (pub.crisis) {
+  if (pub.crisis && !(ctx.role === "facilitator" && pub.crisis.stage !== "choose" && payload.actions.length)) {
     main = h("div", { class: "wcc-stage wcc-stage-crisis" }, crisisPanel(pub, null, ctx.role),
       h("div", { class: "wcc-mini-row" }, bossPanel(pub), pilesPanel(pub)));
   } else if (pub.trivia) {
@@ -560,6 +561,8 @@ function moderationPanel(payload, pub, ctx) {
   const who = nameOf(pub, c.seat);
   return h("section", { class: "wcc-mod", "aria-label": "Moderate the Crisis" },
     h("h2", {}, icon("alert"), `Moderate ${who}'s answer to the ${c.crisis.name}`),
+    h("p", { class: "wcc-scenario" }, c.crisis.scenario),
+    h("p", { class: "wcc-question" }, c.crisis.question),
     h("p", { class: "wcc-mod-state" }, c.stage === "review"
       ? (c.vote_passed === null || c.vote_passed === undefined ? "You decide." : `The vote is closed: the players say it ${c.vote_passed ? "works" : "does not work"}. Confirm or override.`)
       : `The players are voting: ${c.voted.length} of ${c.voters.length} have voted.`),
