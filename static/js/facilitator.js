@@ -20,6 +20,7 @@ async function send(action, scope) {
   const ack = await request(socket, "moderate", { code, version: current.version, action, scope });
   errorBox.textContent = ack.ok ? "" : ack.error.message;
   show(errorBox, !ack.ok);
+  return ack;
 }
 
 function moderate(action) {
@@ -43,7 +44,10 @@ socket.on("connect", () => request(socket, "watch", { code, role: "facilitator" 
   }
 }));
 
-const ctx = { role: "facilitator", current: () => current, log: () => (current ? current.log : []) };
+// The game's module may draw its own controls for the game's facilitator actions
+// (a Crisis moderation panel...): `act` sends one as `moderate` with scope "game".
+const ctx = { role: "facilitator", current: () => current, log: () => (current ? current.log : []),
+  act: (action) => send(Object.fromEntries(Object.entries(action).filter(([k]) => k !== "label")), "game") };
 
 socket.on("view", (payload) => {
   const older = current && payload.version < current.version;

@@ -121,7 +121,7 @@ function refusedText() {
 }
 function sender(ctx) {
   return (action) => {
-    const pending = ctx.role === "facilitator" ? teacherSend(ctx, action) : ctx.act(action);
+    const pending = ctx.act(action);
     if (!pending || !pending.then) return;
     pending.then((ack) => {
       if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
@@ -129,31 +129,6 @@ function sender(ctx) {
       for (const el of document.querySelectorAll(".wcc .act-error")) el.textContent = refused.text;
     });
   };
-}
-
-// The facilitator page gives its game module no `act` (facilitator.js): the
-// game's actions go through its generic "Game decisions" controls, which send
-// them as `moderate` with scope "game". This panel drives those controls.
-function teacherSend(ctx, action) {
-  if (typeof ctx.act === "function") return ctx.act(action);
-  const box = document.getElementById("game-action-buttons");
-  if (!box) return null;
-  for (const form of box.querySelectorAll("form")) {
-    const submit = form.querySelector("button[type=submit]");
-    if (!submit || submit.textContent !== action.label) continue;
-    for (const input of form.querySelectorAll("input, textarea")) {
-      if (input.name in action) input.value = action[input.name];
-    }
-    form.requestSubmit();
-    return null;
-  }
-  for (const button of box.querySelectorAll("button")) {
-    if (button.textContent === action.label) {
-      button.click();
-      return null;
-    }
-  }
-  return null;
 }
 
 function byType(payload, ...types) {
