@@ -1,6 +1,6 @@
 """Teachers' uploaded content banks (a game's `GameSpec.uploads`).
 
-A game declares what a teacher may upload (say, a trivia question file) with an
+A game declares what a teacher may upload (say, a file of quiz questions) with an
 `Upload`: its kind, the option it fills and a `parse(text) -> (items, errors)`.
 This service decodes an uploaded file, lets the game parse it, refuses a file
 with any error whole (every error listed by line, line 0 being the whole file),

@@ -124,7 +124,7 @@ class Note(SQLModel, table=True):
 
 
 class ContentBank(SQLModel, table=True):
-    """A teacher's uploaded content for a game (a trivia question bank, say): the
+    """A teacher's uploaded content for a game (a bank of quiz questions, say): the
     parsed items, validated by the game's `Upload.parse`, chosen later when the
     teacher creates a table or a class. A table keeps its own copy in its options,
     so deleting a bank never changes a game already created with it."""

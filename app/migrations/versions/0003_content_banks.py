@@ -4,7 +4,7 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-30
 
-* `content_bank`: one row per uploaded bank (say, a trivia question file), kept
+* `content_bank`: one row per uploaded bank (say, a file of quiz questions), kept
   per facilitator: the game and upload kind it is for, the teacher's name for
   it, the parsed items (JSON), their count and when it was uploaded. A new
   table only: nothing to backfill.
