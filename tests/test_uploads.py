@@ -233,3 +233,22 @@ def test_a_class_created_with_my_bank_gives_every_table_my_questions(app, teache
     classes.join_any(code, "Ana")
     (table,) = app.extensions["tables"].tables_of(teacher.id)
     assert table.options["trivia"] == bank.items
+
+
+def test_the_json_api_takes_a_bank_too(app, teacher, teacher_client, teacher_token, other_teacher):
+    client, csrf = teacher_client
+    upload(client, csrf, GOOD)
+    (bank,) = stored(app)
+    api = app.test_client()
+    mine = {"Authorization": f"Bearer {teacher_token}"}
+    response = api.post("/api/tables", json={"game": GAME, "banks": {"trivia": bank.id}}, headers=mine)
+    assert response.status_code == 201
+    assert app.extensions["tables"].get(response.get_json()["code"]).options["trivia"] == bank.items
+    response = api.post("/api/classes", json={"game": GAME, "banks": {"trivia": bank.id}}, headers=mine)
+    assert response.status_code == 201
+    assert app.extensions["classes"].get(response.get_json()["code"]).options["trivia"] == bank.items
+    theirs = {"Authorization": f"Bearer {app.extensions['accounts'].issue_token(other_teacher.id)}"}
+    response = api.post("/api/tables", json={"game": GAME, "banks": {"trivia": bank.id}}, headers=theirs)
+    assert response.status_code == 403 and response.get_json()["error"]["code"] == "forbidden"
+    response = api.post("/api/tables", json={"game": GAME, "banks": {"spells": bank.id}}, headers=mine)
+    assert response.status_code == 400
