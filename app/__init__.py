@@ -40,6 +40,8 @@ def create_app(overrides: dict | None = None):
     tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"])
     app.extensions["tables"] = tables
     app.extensions["classes"] = ClassService(db, tables)
+    from app.banks import BankService
+    app.extensions["banks"] = BankService(db)
 
     from app.api import bp as api_bp
     from app.facilitator import bp as facilitator_bp

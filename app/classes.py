@@ -84,6 +84,10 @@ class TableFacts:
     idle_seconds: float | None   # since the last event of any kind
     figures: dict = field(default_factory=dict)
     prompt: dict | None = None   # the board view's prompt: {"waiting_for": [seats], "text"}, None before the start
+    # The facilitator's overview only (never the class board): the game's facilitator
+    # actions now, and that view's prompt text, when the game waits on the teacher.
+    decisions: list = field(default_factory=list)
+    decision_prompt: str = ""
 
 
 def _idle_alert(facts: TableFacts) -> list[dict]:
@@ -831,7 +835,9 @@ class ClassService:
             since = self._away_since.setdefault(token_hash, now)
             return now - since
 
-    def _facts(self, klass: ClassSession) -> list[TableFacts]:
+    def _facts(self, klass: ClassSession, *, facilitator: bool = False) -> list[TableFacts]:
+        """Every table's facts. With `facilitator`, also what the game asks of the teacher
+        (its facilitator actions and view): the projected board never computes those."""
         connected = self.tables.connected
         now_wall = time.time()
         now = datetime.now(timezone.utc)
@@ -851,9 +857,17 @@ class ClassService:
                                public=public, result=engine.result(t.state) if t.state is not None else None,
                                idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None,
                                prompt=board.get("prompt") if board is not None else None)
+            teacher_public = None
+            if facilitator and t.state is not None and t.status == "playing":
+                facts.decisions = engine.actions(t.state, "facilitator")
+                if facts.decisions:
+                    teacher = engine.view(t.state, "facilitator")
+                    teacher_public = teacher["public"]
+                    facts.decision_prompt = (teacher.get("prompt") or {}).get("text", "")
             figures = engines.spec(t.game).figures
             facts.figures = figures({"public": public, "players": [dict(p) for p in players],
-                                     "result": facts.result}) if figures and public is not None else {}
+                                     "result": facts.result, "facilitator": teacher_public}
+                                    ) if figures and public is not None else {}
             out.append(facts)
         return out
 
@@ -906,11 +920,13 @@ class ClassService:
         klass = self.find(code)
         if klass is None:
             return {}
-        facts_list = self._facts(klass)
-        tables, alerts = [], []
+        facts_list = self._facts(klass, facilitator=True)
+        tables, alerts, queue = [], [], []
         for facts in facts_list:
             t = facts.table
             view = self._table_view(facts)
+            if facts.decisions:
+                queue.append(self._queue_item(facts))
             table_alerts = [dict(a, table=t.code, number=facts.number)
                             for rule in ALERT_RULES for a in rule(facts)]
             table_alerts += [dict(a, table=t.code, number=facts.number) for a in facts.figures.get("alerts", [])]
@@ -942,8 +958,22 @@ class ClassService:
                        "tables": len(tables), "lobby": sum(t["status"] == "lobby" for t in tables),
                        "playing": sum(t["status"] == "playing" for t in tables),
                        "ended": sum(t["status"] == "ended" for t in tables)},
-            "tables": tables, "alerts": alerts, "leaders": self._leaders(facts_list),
+            "tables": tables, "alerts": alerts, "queue": queue, "leaders": self._leaders(facts_list),
         }
+
+    @staticmethod
+    def _queue_item(facts: TableFacts) -> dict:
+        """One decision a table's game waits for from the teacher, for the moderation
+        queue: what is asked, the details the game's figures give (`queue`), and the
+        game's labelled facilitator actions, sent back with the `moderate` event
+        (scope "game") and this version."""
+        t = facts.table
+        details = [{"title": str(d.get("title", "")), "detail": str(d.get("detail", "")),
+                    "quote": d.get("quote") if isinstance(d.get("quote"), str) else None}
+                   for d in facts.figures.get("queue", []) if isinstance(d, dict)]
+        return {"table": t.code, "number": facts.number, "version": t.version, "paused": t.paused,
+                "prompt": facts.decision_prompt, "details": details, "actions": list(facts.decisions),
+                "moderate_url": f"/facilitator/tables/{t.code}"}
 
     def public_overview(self, code: str) -> dict:
         """The projected class board: public information only (no alerts, timings or codes)."""

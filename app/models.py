@@ -123,4 +123,21 @@ class Note(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
+class ContentBank(SQLModel, table=True):
+    """A teacher's uploaded content for a game (a bank of quiz questions, say): the
+    parsed items, validated by the game's `Upload.parse`, chosen later when the
+    teacher creates a table or a class. A table keeps its own copy in its options,
+    so deleting a bank never changes a game already created with it."""
+
+    __tablename__ = "content_bank"
+    id: Optional[int] = Field(default=None, primary_key=True)
+    facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
+    game: str = Field(max_length=40)
+    kind: str = Field(max_length=40)
+    name: str = Field(max_length=80)
+    items: list = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    count: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 JsonDict = dict[str, Any]

@@ -66,6 +66,10 @@ def create_table():
     options = body.get("options") or {}
     if not isinstance(options, dict) or not isinstance(body.get("game"), str):
         raise ServiceError("bad_request", "Send {game, options}.")
+    if body.get("banks"):  # {upload kind: the id of one of my banks}: its items fill the upload's option
+        if not isinstance(body["banks"], dict):
+            raise ServiceError("bad_request", "banks maps an upload kind to one of your bank ids.")
+        options = current_app.extensions["banks"].with_banks(g.facilitator.id, body["game"], options, body["banks"])
     table = current_app.extensions["tables"].create_table(g.facilitator.id, body["game"], options)
     return jsonify({"code": table.code, "board_url": url_for("player.board", code=table.code, _external=True),
                     "join_url": join_url(table.code)}), 201

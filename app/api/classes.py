@@ -15,6 +15,7 @@ from flask import Response, current_app, g, jsonify, request, session, url_for
 
 from app.api import _body, bp
 from app.netaddr import join_url
+from app.tables import ServiceError
 
 
 def facilitator_required(view):
@@ -70,7 +71,13 @@ def _done(code: str, result: dict):
 @facilitator_required
 def create_class():
     body = _body()
-    klass = _classes().create(g.facilitator.id, body.get("game"), body.get("options"), body.get("table_size"),
+    options = body.get("options")
+    if body.get("banks"):  # {upload kind: the id of one of my banks}, as for POST /api/tables
+        if not isinstance(body["banks"], dict) or not isinstance(options or {}, dict):
+            raise ServiceError("bad_request", "banks maps an upload kind to one of your bank ids.")
+        options = current_app.extensions["banks"].with_banks(g.facilitator.id, body.get("game"), options or {},
+                                                             body["banks"])
+    klass = _classes().create(g.facilitator.id, body.get("game"), options, body.get("table_size"),
                               body.get("fill_with_computer", False))
     return jsonify({"code": klass.code,
                     "overview_url": url_for("facilitator.class_overview", code=klass.code, _external=True),

@@ -206,6 +206,32 @@ class UI:
 
 
 @dataclass(frozen=True)
+class Upload:
+    """Content a teacher may upload for a game (a question bank, say), kept per
+    teacher and chosen when creating a table or a class.
+
+    `parse(text) -> (items, errors)` reads the decoded file; `errors` is a list
+    of (line, reason), line 0 meaning the whole file. A file with any error is
+    refused whole. The chosen bank's items are passed to the game as
+    options[`option`] (an option the game declares, default None = its own
+    content). `noun` names the items ("questions"); `max_bytes` limits the file.
+    """
+
+    kind: str
+    option: str
+    title: str
+    parse: Callable
+    help: str = ""
+    noun: str = "items"
+    max_bytes: int = 200_000
+    builtin_label: str = "Built-in"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "option": self.option, "title": self.title, "help": self.help,
+                "noun": self.noun, "max_bytes": self.max_bytes, "builtin_label": self.builtin_label}
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the platform knows about one game (DESIGN.md "A game is one package").
 
@@ -214,6 +240,11 @@ class GameSpec:
     connected}], "result": result or None}, and it returns any of
     {"progress": {value, goal, label, detail}, "turn": {seats, names, text},
     "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}]}.
+    For the facilitator's overview only, `table` also holds "facilitator": the
+    facilitator view's public part (None on the projected class board), and
+    figures may return "queue": [{title, detail, quote}] describing a decision
+    waiting for the teacher (it never reaches the class board).
+    `uploads` declares content a teacher may upload (see Upload).
     """
 
     key: str
@@ -234,6 +265,10 @@ class GameSpec:
     discussion: tuple = ()             # debrief discussion prompts
     start_label: str = "Start the game"
     ui: UI = UI()
+    uploads: tuple = ()                # Upload, ...
+
+    def upload(self, kind: str) -> "Upload | None":
+        return next((u for u in self.uploads if u.kind == kind), None)
 
     def to_json(self) -> dict:
         return {"key": self.key, "title": self.title, "blurb": self.blurb, "version": self.version,
@@ -242,7 +277,7 @@ class GameSpec:
                 else str(self.min_seats),
                 "options": [o.to_json() for o in self.options], "presets": dict(self.presets),
                 "bot_levels": list(self.bot_levels), "data_versions": dict(self.data_versions),
-                "order_free": sorted(self.order_free)}
+                "order_free": sorted(self.order_free), "uploads": [u.to_json() for u in self.uploads]}
 
 
 REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")

@@ -34,6 +34,16 @@ def _inject_font_dir():
     return {"font_dir_url": Path(current_app.static_folder, "fonts").resolve().as_uri()}
 
 
+@bp.before_app_request
+def _upload_limit():
+    """A view that takes a file upload says how large a request it accepts (see banks.py).
+    App-wide, so it is set before anything (the NUL check) reads the form."""
+    limit = getattr(current_app.view_functions.get(request.endpoint), "max_content_length", None)
+    limit = limit() if callable(limit) else limit
+    if limit:
+        request.max_content_length = limit
+
+
 @bp.before_request
 def _load_user_and_check_csrf():
     g.facilitator = current_app.extensions["accounts"].get(session.get("facilitator_id"))
@@ -99,8 +109,9 @@ def dashboard():
     # A class session's tables are steered from its overview, so they are not listed twice.
     tables = [t for t in current_app.extensions["tables"].tables_of(g.facilitator.id) if t.class_id is None]
     classes = current_app.extensions["classes"].classes_of(g.facilitator.id)
+    banks = current_app.extensions["banks"].banks_of(g.facilitator.id)
     return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
-                           classes=classes)
+                           classes=classes, banks=banks)
 
 
 @bp.post("/tables")
@@ -117,9 +128,15 @@ def create_table():
 
 
 def form_options(game: str) -> dict:
-    """The chosen game's options from a submitted form (unset ones take their defaults)."""
-    return {o["key"]: _coerce(o, request.form.get(o["key"]))
-            for o in _game(game)["options"] if request.form.get(o["key"]) is not None}
+    """The chosen game's options from a submitted form (unset ones take their defaults).
+    An option an upload fills comes from the teacher's chosen bank (select `bank_<kind>`)."""
+    spec = _game(game)
+    uploads = spec.get("uploads", [])
+    filled = {u["option"] for u in uploads}
+    options = {o["key"]: _coerce(o, request.form.get(o["key"]))
+               for o in spec["options"] if o["key"] not in filled and request.form.get(o["key"]) is not None}
+    chosen = {u["kind"]: request.form.get(f"bank_{u['kind']}", "") for u in uploads}
+    return current_app.extensions["banks"].with_banks(g.facilitator.id, game, options, chosen) if chosen else options
 
 
 def _game(key: str) -> dict:
@@ -164,3 +181,4 @@ def debrief(code):
 
 from app.facilitator import classes as _classes  # noqa: E402,F401  (class-session pages on this blueprint)
 from app.facilitator import hotseat as _hotseat  # noqa: E402,F401  (hotseat tables on this blueprint)
+from app.facilitator import banks as _banks  # noqa: E402,F401  (uploaded content banks)

@@ -264,6 +264,89 @@ function leaderTable(leaders) {
       h("td", {}, e.label)))));
 }
 
+// ------------------------------------------------------------------ moderation queue
+// One queue across every table: what each game asks of the teacher, the details the
+// game gives, and its labelled facilitator actions, sent as the table page sends them
+// (the `moderate` event, scope "game", with the table's version).
+const queueRoot = document.getElementById("queue");
+const typed = new Map(); // "<table>:<action>:<field>" -> text being typed, kept across re-renders
+const queueErrors = new Map(); // table code -> the last refusal, shown in its item
+let lastQueueKey = "";
+
+function blanks(action) {
+  return Object.entries(action).filter(([key, value]) => key !== "label" && key !== "type" && value === "").map(([key]) => key);
+}
+
+async function decide(item, action) {
+  const ack = await request(socket, "moderate", { code: item.table, version: item.version, action, scope: "game" });
+  if (ack.ok) {
+    queueErrors.delete(item.table);
+    for (const key of [...typed.keys()]) if (key.startsWith(`${item.table}:`)) typed.delete(key);
+    say(`Table ${item.number}: ${action.label || action.type}.`);
+  } else {
+    queueErrors.set(item.table, ack.error.code === "stale"
+      ? "That table changed meanwhile: check the decision again." : ack.error.message);
+    watch(); // a fresh overview, with the table's current version
+  }
+  lastQueueKey = "";
+  if (current) renderQueue(current.queue || []);
+}
+
+function decisionControl(item, action, i) {
+  const fields = blanks(action);
+  const focusKey = `queue-${item.table}-${action.type}`;
+  if (!fields.length) {
+    return h("button", { type: "button", class: action.type === "accept" ? "primary" : "", dataset: { focusKey },
+      onclick: () => decide(item, action) }, action.label || action.type,
+    h("span", { class: "visually-hidden" }, ` (Table ${item.number})`));
+  }
+  const inputs = fields.map((field) => {
+    const key = `${item.table}:${action.type}:${field}`;
+    const id = `queue-${item.table}-${action.type}-${field}-${i}`;
+    return h("span", { class: "queue-field" },
+      h("label", { for: id }, `${field === "reason" ? "Reason (optional, shown to the players)" : field}`),
+      h("input", { id, name: field, maxlength: 300, autocomplete: "off", value: typed.get(key) || "",
+        dataset: { focusKey: `${focusKey}-${field}` }, oninput: (event) => typed.set(key, event.target.value) }));
+  });
+  return h("form", { class: "queue-form", onsubmit: (event) => {
+    event.preventDefault();
+    const filled = { ...action };
+    for (const field of fields) filled[field] = typed.get(`${item.table}:${action.type}:${field}`) || "";
+    decide(item, filled);
+  } }, inputs, h("button", { type: "submit", class: action.type === "reject" ? "danger" : "", dataset: { focusKey } },
+    action.label || action.type, h("span", { class: "visually-hidden" }, ` (Table ${item.number})`)));
+}
+
+function queueItem(item) {
+  const error = queueErrors.get(item.table);
+  return h("article", { class: "card queue-item", "aria-labelledby": `queue-title-${item.table}`, dataset: { table: item.table } },
+    h("h3", { id: `queue-title-${item.table}` }, `Table ${item.number}: `, item.prompt,
+      item.paused ? h("span", { class: "status-badge status-paused" }, "Paused") : null),
+    item.details.length ? h("dl", { class: "queue-details" }, item.details.map((d) => [
+      h("dt", {}, d.title),
+      h("dd", {}, d.detail || null, d.quote !== null && d.quote !== undefined
+        ? h("blockquote", { class: "queue-quote" }, d.quote || "(no explanation)") : null),
+    ])) : null,
+    error ? h("p", { class: "error", role: "alert" }, error) : null,
+    h("div", { class: "button-row queue-actions" }, item.actions.map((a, i) => decisionControl(item, a, i))),
+    h("a", { href: item.moderate_url, class: "alert-link" }, "Open the table", h("span", { class: "visually-hidden" }, ` ${item.number}`)));
+}
+
+function renderQueue(queue) {
+  const key = JSON.stringify(queue);
+  if (key === lastQueueKey) return; // typing and focus survive overviews that change nothing here
+  const before = lastQueueKey ? JSON.parse(lastQueueKey).length : 0;
+  lastQueueKey = key;
+  const open = new Set(queue.map((q) => q.table));
+  for (const code of [...queueErrors.keys()]) if (!open.has(code)) queueErrors.delete(code);
+  preserveFocus(queueRoot, () => replace(queueRoot, queue.map(queueItem)));
+  document.getElementById("queue-count").textContent = queue.length ? `${queue.length} waiting` : "none";
+  show(document.getElementById("no-queue"), queue.length === 0);
+  if (queue.length > before) {
+    document.getElementById("queue-status").textContent = `${plural(queue.length, "decision", "decisions")} waiting for you.`;
+  }
+}
+
 let lastStatusText = "";
 let lastAlertKey = "";
 
@@ -297,6 +380,8 @@ function render(data) {
     preserveFocus(alertsRoot, () => replace(alertsRoot, data.alerts.map((a) => alertItem(a, true))));
     show(document.getElementById("no-alerts"), data.alerts.length === 0);
   }
+
+  renderQueue(data.queue || []);
 
   const lobbyTargets = data.tables.filter((t) => t.can.move);
   preserveFocus(tablesRoot, () => replace(tablesRoot, data.tables.map((t) => tableCard(t, lobbyTargets))));

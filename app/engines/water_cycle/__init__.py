@@ -1,11 +1,12 @@
 """Water Cycle Challenge as one game package: the `GAME` spec and the engine
 contract's functions (see app/engines/contract.py and engine.py)."""
-from ..contract import UI, GameSpec, Seating
+from ..contract import UI, GameSpec, Seating, Upload
 from .content import DATA_VERSIONS
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, view)
 from .figures import figures
 from .rulings import RULINGS, RULINGS_VERSION
+from .trivia import CSV_COLUMNS_HELP, CSV_MAX_CHARS, parse_csv
 
 GAME = GameSpec(
     key=KEY,
@@ -39,6 +40,8 @@ GAME = GameSpec(
     start_label="Deal cards & start",
     ui=UI(phone="games/water_cycle/water_cycle.js", board="games/water_cycle/water_cycle.js",
           facilitator="games/water_cycle/water_cycle.js", stylesheet="games/water_cycle/water_cycle.css"),
+    uploads=(Upload(kind="trivia", option="trivia", title="Trivia questions", parse=parse_csv, help=CSV_COLUMNS_HELP,
+                    noun="questions", max_bytes=CSV_MAX_CHARS, builtin_label="Built-in bank"),),
 )
 
 __all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers"]

@@ -1,7 +1,9 @@
 """The class overview's figures for Water Cycle Challenge (GameSpec.figures).
 
 `table` is {"public": the board view's public part, "players": [{seat, name,
-computer, connected}], "result": result or None}.
+computer, connected}], "result": result or None} and, on the teacher's overview
+while the game waits on the teacher, "facilitator": the facilitator view's public
+part (its Crisis explanation is shown even when hidden from the board).
 """
 from __future__ import annotations
 
@@ -39,4 +41,38 @@ def figures(table: dict) -> dict:
                                 if crisis["stage"] == "review"
                                 else f"Vote on {who}'s answer to {crisis['crisis']['name']}: "
                                      f"{crisis['up']} up, {crisis['down']} down")})
-    return {"progress": progress, "turn": turn, "scores": scores, "alerts": alerts}
+    return {"progress": progress, "turn": turn, "scores": scores, "alerts": alerts,
+            "queue": queue(table.get("facilitator"))}
+
+
+MODE_TEXT = {"players": "the players' vote decides", "confirm": "the players vote, then you confirm",
+             "teacher": "you decide"}
+
+
+def queue(teacher: dict | None) -> list[dict]:
+    """The moderation queue's details of a Crisis answer waiting on the teacher, from
+    the FACILITATOR view: the Crisis, the explanation (even when hidden from the
+    board), the cards spent and the live tally. Never shown on the class board."""
+    crisis = (teacher or {}).get("crisis")
+    if not crisis or crisis["stage"] not in ("vote", "review"):
+        return []
+    players = teacher["players"]
+    who = players[crisis["seat"]]["name"]
+    legend = teacher.get("legend", {})
+    names = [legend.get(kind, {}).get("name", kind) for kind in crisis["cards"]]
+    voted = len(crisis["voted"])
+    voters = len(crisis["voters"])
+    if crisis["stage"] == "vote":
+        tally = f"{crisis['up']} up, {crisis['down']} down ({voted} of {voters} voted so far)"
+    else:
+        outcome = {True: "passed", False: "failed"}.get(crisis.get("vote_passed"))
+        tally = (f"{crisis['up']} up, {crisis['down']} down: the vote {outcome}" if outcome
+                 else f"{crisis['up']} up, {crisis['down']} down")
+    explained = f"{who}'s explanation" + (" (hidden from the board and the other phones)" if crisis["hidden"] else "")
+    return [
+        {"title": f"Crisis: {crisis['crisis']['name']}", "detail": crisis["crisis"].get("scenario", ""), "quote": None},
+        {"title": explained, "detail": "", "quote": crisis["explanation"] or ""},
+        {"title": "Cards spent", "detail": ", ".join(names) if names else "none", "quote": None},
+        {"title": "Vote", "detail": f"{tally} · {MODE_TEXT.get(crisis['mode'], crisis['mode'])}",
+         "quote": None},
+    ]
