@@ -2,7 +2,7 @@
 // only (`class_view` events from the room classboard:<CODE>), plus the
 // facilitator's messages. Readable from the back of the room.
 import { connect, request } from "./net.js";
-import { h, replace, show } from "./dom.js";
+import { h, icon, replace, show } from "./dom.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -12,8 +12,6 @@ const messageBox = document.getElementById("message");
 const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
-// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
-const icon = (name, cls = "icon") => h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
 
 function plural(n, one, many) {
