@@ -64,13 +64,27 @@ def join_on_phone(browser, url, code, name):
     return page, dialogs
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def start_server(tmp, **env):
     """The real server (tests/live.py) with one facilitator, shared by a module's browser tests."""
     from live import LiveServer
 
-    srv = LiveServer(tmp_path_factory.mktemp("browser"))
+    srv = LiveServer(tmp, **env)
     srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
     srv.start()
+    return srv
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = start_server(tmp_path_factory.mktemp("browser"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def generic_server(tmp_path_factory):
+    """The real server told about Dice Race, the test-only game with no UI module of its own."""
+    srv = start_server(tmp_path_factory.mktemp("generic"), GAME_MODULES="testgames.dicerace",
+                       PYTHONPATH=str(Path(__file__).resolve().parent))
     yield srv
     srv.stop()

@@ -51,7 +51,7 @@ function leaders(list) {
     h("li", { class: e.winner ? "winner" : "" },
       h("span", { class: "leader-rank" }, `${e.rank}.`),
       h("span", { class: "player-name" }, e.name),
-      h("span", { class: "muted" }, ` · Table ${e.table} · ${e.label}`),
+      h("span", { class: "muted leader-detail" }, ` · Table ${e.table} · ${e.label}`),
       e.winner ? h("span", { class: "badge win-badge" }, "winner") : null)));
 }
 
@@ -67,8 +67,12 @@ function render(data) {
   document.body.classList.toggle("class-closed", closed);
   show(document.getElementById("closed-banner"), closed);
   show(document.getElementById("join-strip"), !closed);
-  // Once every table plays, the join strip shrinks (late arrivals can still use it).
-  document.getElementById("join-strip").classList.toggle("compact", data.status !== "lobby");
+  // Once play starts, or the tables need the room, the join strip shrinks
+  // (late arrivals can still use it).
+  document.getElementById("join-strip").classList.toggle("compact", data.status !== "lobby" || data.tables.length > 4);
+  // Columns by the number of tables, so that every table fits one screen (classes.css).
+  const n = data.tables.length;
+  tablesRoot.dataset.cols = n <= 4 ? Math.max(n, 2) : n <= 8 ? 4 : n <= 10 ? 5 : 6;
   replace(tablesRoot, data.tables.map(tableCard));
   const section = document.getElementById("leaders-section");
   show(section, data.leaders.length > 0);
