@@ -250,7 +250,7 @@ export async function render(root, payload, ctx) {
   if (ctx.current && ctx.current() && ctx.current().version > payload.version) return; // a newer view arrived meanwhile
   // The end is the platform's, the same for every game (the facilitator keeps the whole table in view).
   if (payload.result && payload.status === "ended" && ctx.role !== "facilitator") {
-    replace(root, endScreen(payload, game && game.scoreText));
+    replace(root, endScreen(payload, (game && game.scoreText) || String));
   } else if (game && game.render) game.render(root, payload, ctx);
   else replace(root, genericView(payload, ctx));
 }
