@@ -11,7 +11,7 @@ import requests
 from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, generic_server, join_on_phone,  # noqa: F401
                      server, shot)  # (fixtures)
 from app.engines.contract import strip_label
-from live import LivePhone, play_live
+from live import LivePhone, end_table, play_live
 
 pytestmark = pytest.mark.browser
 
@@ -263,14 +263,6 @@ def act_any(bots):
             bot.call("act", {"version": bot.view["version"], "action": strip_label(bot.view["actions"][0])})
 
 
-def end_table(server, token, code):
-    teacher = LivePhone(server.url, auth={"token": token})
-    teacher.call("watch", {"code": code, "role": "facilitator"})
-    view = teacher.wait_for(lambda v: v["code"] == code and v["status"] == "playing")
-    assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "end"}})["ok"]
-    return teacher.wait_for(lambda v: v["status"] == "ended" and v["result"])
-
-
 def test_a_game_without_its_own_ui_fits_the_board_and_the_thumb(generic_server, browser):  # noqa: F811
     """Dice Race has no board or phone module: the generic view must fit the projector
     as War does, and its first action sit under the phone's thumb."""
@@ -314,7 +306,7 @@ def test_a_game_without_its_own_ui_fits_the_board_and_the_thumb(generic_server, 
         phones[0][0].wait_for_timeout(100)
     assert len(reached) == len(phones), reached
 
-    final = end_table(server, token, code)
+    final = end_table(server.url, token, code)
     for page, _errors, width, height, minimum in boards:
         page.locator(".end-screen h2").wait_for()
         sizes[("generic-ended", width)] = check_board(page, width, height, minimum, "generic-ended",
