@@ -45,6 +45,23 @@ def no_dialogs(page):
     return fired
 
 
+def remember_text(page, text):
+    """From now on, note whether `text` ever shows on the page. A passing message
+    (a few seconds on screen) is then checked by `seen_text` however slowly the
+    test gets round to each page: no race against the machine's speed."""
+    page.evaluate("""text => {
+        window.__seen = window.__seen || {};
+        const check = () => { if (document.body.innerText.includes(text)) window.__seen[text] = true; return window.__seen[text]; };
+        if (check()) return;
+        const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+        observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    }""", text)
+
+
+def seen_text(page, text, timeout=30_000):
+    page.wait_for_function("text => Boolean((window.__seen || {})[text])", arg=text, timeout=timeout)
+
+
 def shot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
