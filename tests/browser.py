@@ -51,7 +51,10 @@ def remember_text(page, text):
     test gets round to each page: no race against the machine's speed."""
     page.evaluate("""text => {
         window.__seen = window.__seen || {};
-        const check = () => { if (document.body.innerText.includes(text)) window.__seen[text] = true; return window.__seen[text]; };
+        const check = () => {
+            if (document.body.innerText.includes(text)) window.__seen[text] = true;
+            return window.__seen[text];
+        };
         if (check()) return;
         const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
         observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
