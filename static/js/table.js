@@ -209,7 +209,8 @@ export function keyList(payload, role) {
 // is open and gives it back to the control it came from (or the same control
 // re-rendered meanwhile).
 export function openHelp(rows) {
-  if (document.querySelector("dialog.help-dialog")) return;
+  // (A dialog just closed may still be in the page until its `close` event: it does not count.)
+  if (document.querySelector("dialog.help-dialog[open]")) return;
   const from = document.activeElement;
   const fromKey = from && from.dataset ? from.dataset.focusKey : null;
   const close = h("button", { type: "button", class: "primary" }, "Close");
@@ -228,6 +229,7 @@ export function openHelp(rows) {
   });
   dialog.addEventListener("close", () => {
     dialog.remove();
+    if (document.querySelector("dialog.help-dialog[open]")) return; // reopened meanwhile: focus is there
     const again = from && from.isConnected ? from
       : fromKey ? document.querySelector(`[data-focus-key="${CSS.escape(fromKey)}"]`) : null;
     (again || document.getElementById("main")).focus();
