@@ -131,6 +131,8 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     shot(board, "board-ended")
     shot(phones[0], "phone-ended")
     fac.locator("#table-status", has_text="Status: ended").wait_for()
+    fac.locator(".end-screen h2").filter(has_text=ended).wait_for()  # the teacher: the result above the table
+    assert fac.locator(".war-seat").count() == 3
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
 
 

@@ -250,9 +250,13 @@ export async function render(root, payload, ctx) {
   }
   const game = await gameModule(payload, ctx.role);
   if (ctx.current && ctx.current() && ctx.current().version > payload.version) return; // a newer view arrived meanwhile
-  // The end is the platform's, the same for every game (the facilitator keeps the whole table in view).
-  if (payload.result && payload.status === "ended" && ctx.role !== "facilitator") {
-    replace(root, endScreen(payload, (game && game.scoreText) || String));
-  } else if (game && game.render) game.render(root, payload, ctx);
+  // The end is the platform's, the same for every game.
+  const end = payload.result && payload.status === "ended" ? endScreen(payload, (game && game.scoreText) || String) : null;
+  if (end && ctx.role !== "facilitator") {
+    replace(root, end);
+    return;
+  }
+  if (game && game.render) game.render(root, payload, ctx);
   else replace(root, genericView(payload, ctx));
+  if (end) root.prepend(end); // the facilitator keeps the whole table in view, under the result
 }
