@@ -45,6 +45,26 @@ def no_dialogs(page):
     return fired
 
 
+def remember_text(page, text):
+    """From now on, note whether `text` ever shows on the page. A passing message
+    (a few seconds on screen) is then checked by `seen_text` however slowly the
+    test gets round to each page: no race against the machine's speed."""
+    page.evaluate("""text => {
+        window.__seen = window.__seen || {};
+        const check = () => {
+            if (document.body.innerText.includes(text)) window.__seen[text] = true;
+            return window.__seen[text];
+        };
+        if (check()) return;
+        const observer = new MutationObserver(() => { if (check()) observer.disconnect(); });
+        observer.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+    }""", text)
+
+
+def seen_text(page, text, timeout=30_000):
+    page.wait_for_function("text => Boolean((window.__seen || {})[text])", arg=text, timeout=timeout)
+
+
 def shot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -64,13 +84,27 @@ def join_on_phone(browser, url, code, name):
     return page, dialogs
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def start_server(tmp, **env):
     """The real server (tests/live.py) with one facilitator, shared by a module's browser tests."""
     from live import LiveServer
 
-    srv = LiveServer(tmp_path_factory.mktemp("browser"))
+    srv = LiveServer(tmp, **env)
     srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
     srv.start()
+    return srv
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = start_server(tmp_path_factory.mktemp("browser"))
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def generic_server(tmp_path_factory):
+    """The real server told about Dice Race, the test-only game with no UI module of its own."""
+    srv = start_server(tmp_path_factory.mktemp("generic"), GAME_MODULES="testgames.dicerace",
+                       PYTHONPATH=str(Path(__file__).resolve().parent))
     yield srv
     srv.stop()

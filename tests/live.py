@@ -184,3 +184,24 @@ def autoplay_to_end(phones, speed=4, timeout=240.0):
             time.sleep(0.02)
         assert ack["ok"] or ack["error"]["code"] in ("game_over", "not_your_turn"), ack  # out already
     return phones[0].wait_for(lambda v: v["status"] == "ended", timeout=timeout)
+
+
+def end_table(url, token, code, timeout=30.0):
+    """The teacher ends a table's game, as the table page's End button does (again
+    if a move got in first: auto-play may be running). Returns the final view."""
+    teacher = LivePhone(url, auth={"token": token})
+    try:
+        teacher.call("watch", {"code": code, "role": "facilitator"})
+        view = teacher.wait_for(lambda v: v["code"] == code and v["status"] != "lobby", timeout=timeout)
+        version = view["version"]
+        for _ in range(100):
+            ack = teacher.call("moderate", {"code": code, "version": version, "action": {"type": "end"}})
+            if ack["ok"] or ack["error"]["code"] != "stale":
+                break
+            version = ack["version"]  # a stale answer carries the table's version now
+        if not ack["ok"] and ack["error"]["code"] == "game_over":  # it ended by itself first
+            return teacher.wait_for(lambda v: v["status"] == "ended", timeout=timeout)
+        assert ack["ok"], ack
+        return teacher.wait_for(lambda v: v["status"] == "ended" and v["result"], timeout=timeout)
+    finally:
+        teacher.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from browser import FACILITATOR_PASSWORD, PHONE, browser, server  # noqa: F401  (fixture)
+from browser import FACILITATOR_PASSWORD, PHONE, browser, server, shot  # noqa: F401  (fixture)
 from live import LivePhone
 
 pytestmark = pytest.mark.browser
@@ -87,3 +87,65 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     for p in phones + students:
         p.close()
     assert {page: found for page, found in problems.items() if found} == {}
+
+
+def seated_page(context, url, code, token):
+    """A browser page resuming a seat that a scripted phone took."""
+    page = context.new_page()
+    page.goto(f"{url}/join/{code}")
+    page.evaluate("t => localStorage.setItem('cg.seat.' + t[0], t[1])", [code, token])
+    page.reload()
+    page.locator(".deck-button").wait_for()
+    return page
+
+
+def test_question_mark_lists_the_keys_where_there_is_a_keyboard(server, browser):  # noqa: F811
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
+    code = server.create_table(token)
+    phones = [LivePhone(server.url) for _ in range(2)]
+    for phone, name in zip(phones, ["Ana", "Ben"]):
+        phone.join(code, name)
+    phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"])
+    phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})
+    phones[0].wait_for(lambda v: v["status"] == "playing")
+
+    # A laptop: keyboard hints, and `?` opens a modal list of the keys.
+    laptop = browser.new_context(bypass_csp=True, reduced_motion="reduce", viewport={"width": 390, "height": 844})
+    page = seated_page(laptop, server.url, code, phones[0].token)
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    assert page.locator(".keys-hint").is_visible()
+    origin = page.locator(".war-auto button").first
+    origin.focus()
+    page.keyboard.press("?")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    dialog.wait_for()
+    assert dialog.get_attribute("aria-modal") == "true"
+    text = dialog.inner_text()
+    assert "Space or Enter" in text and "Reveal your next card" in text and "Esc" in text
+    inside = "() => Boolean(document.activeElement && document.activeElement.closest('dialog'))"
+    assert page.evaluate(inside)
+    for key in ["Tab", "Tab", "Shift+Tab"]:  # focus stays in the dialog
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
+    page.keyboard.press(" ")  # a key of the game does nothing behind the dialog: it only closes it (its button)
+    dialog.wait_for(state="detached")
+    page.keyboard.press("?")
+    dialog.wait_for()
+    shot(page, "help-overlay-390x844")
+    assert violations(page) == []
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    assert page.evaluate("() => document.activeElement.dataset.focusKey") == "auto1"  # back where it came from
+    assert phones[0].view["view"]["private"]["cards"] == 26  # nothing was revealed meanwhile
+    assert errors == []
+
+    # A phone: no keyboard, no hints, and `?` shows nothing.
+    phone = seated_page(browser.new_context(**PHONE), server.url, code, phones[1].token)
+    assert phone.locator(".keys-hint").is_hidden()
+    phone.keyboard.press("?")
+    phone.wait_for_timeout(300)
+    assert phone.locator("dialog").count() == 0
+    for p in phones:
+        p.close()

@@ -3,10 +3,15 @@ with no scrolling and text readable from the back of the room; a phone shows
 the outcome of the last move and the next action without scrolling."""
 from __future__ import annotations
 
-import pytest
+import re
 
-from browser import ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
-from live import LivePhone, play_live
+import pytest
+import requests
+
+from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, generic_server, join_on_phone,  # noqa: F401
+                     server, shot)  # (fixtures)
+from app.engines.contract import strip_label
+from live import LivePhone, end_table, play_live
 
 pytestmark = pytest.mark.browser
 
@@ -55,16 +60,19 @@ def open_boards(browser, url, code):  # noqa: F811
     return boards
 
 
-def check_board(page, width, height, minimum, stage, selectors):
+# The texts a room reads on a table's board: the game and the banner (not the join corner, nor the site's header).
+TABLE_TEXTS = "#game-root *, #banner"
+
+
+def check_board(page, width, height, minimum, stage, selectors, texts=TABLE_TEXTS):
     page.wait_for_timeout(700)  # animations settle
     shot(page, f"layout-board-{stage}-{width}x{height}")
     scroll = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
     assert scroll[0] <= scroll[1], f"{stage} {width}x{height}: the board scrolls ({scroll})"
     assert page.evaluate(OVERFLOW) == [], f"{stage} {width}x{height}: something overflows"
-    # Every text on the table (the game root and banner; not the join corner or the site's header).
-    small = page.evaluate("""(minimum) => {
+    small = page.evaluate("""([minimum, texts]) => {
         const found = [];
-        for (const el of document.querySelectorAll('#game-root *, #banner')) {
+        for (const el of document.querySelectorAll(texts)) {
             if (el.closest('.visually-hidden, [hidden]')) continue;
             const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
             if (!own || !el.getClientRects().length) continue;
@@ -72,7 +80,7 @@ def check_board(page, width, height, minimum, stage, selectors):
             if (size < minimum) found.push(el.tagName + '.' + el.className + ' ' + size + ' ' + el.textContent.slice(0, 20));
         }
         return found.slice(0, 5);
-    }""", minimum)
+    }""", [minimum, texts])
     assert small == [], f"{stage} {width}x{height}: small text {small}"
     sizes = {}
     for selector in selectors:
@@ -94,6 +102,39 @@ def check_phone(page, width, height, stage, selectors):
     assert page.evaluate(OVERFLOW) == [], f"{stage} {width}x{height}: something overflows"
 
 
+def in_thumb_reach(page, selector, width, height):
+    """The phone's primary action: wholly on screen, in the bottom 40% where a thumb reaches."""
+    box = page.locator(selector).first.bounding_box()
+    assert box, f"{selector} is not shown"
+    assert height * 0.6 <= box["y"] and box["y"] + box["height"] <= height + 1, f"{width}x{height}: {selector} {box}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, f"{width}x{height}: {selector} {box}"
+
+
+def check_end_phone(page, width, height, stage, names, result, you):
+    """A phone after the game: the winner celebrated (an SVG trophy, no emoji), the
+    full ranking, nothing that invites more play, all on one screen."""
+    page.locator(".end-screen h2").wait_for()
+    page.wait_for_timeout(1300)  # the trophy's entrance settles
+    check_phone(page, width, height, stage, [".end-screen h2", ".end-screen .ranking"])
+    assert page.evaluate("() => document.documentElement.scrollHeight") <= height, f"{stage} {width}x{height} scrolls"
+    assert page.locator(".end-screen img.trophy").get_attribute("src").endswith("/static/icons/trophy.svg")
+    assert page.locator("#game-root button, #game-root input").count() == 0
+    winners = result["winners"]
+    heading = page.locator(".end-screen h2").inner_text()
+    if winners == [you]:
+        assert heading == "You won!"
+    elif len(winners) == 1:
+        assert heading == f"{names[winners[0]]} won!"
+    else:
+        assert "share the win" in heading
+    rows = page.locator(".end-screen .ranking li").all_inner_texts()
+    assert len(rows) == len(result["ranking"])
+    for row, seat in zip(rows, result["ranking"]):
+        place, name, score = row.split("\n")
+        assert re.fullmatch(r"\d\.", place) and name.startswith(names[seat]) and score.strip(), row
+    assert page.locator(".end-screen .ranking li.mine").inner_text().split("\n")[1] == f"{names[you]} (you)"
+
+
 def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
     token = server.api_token("teacher", FACILITATOR_PASSWORD)
     code = server.create_table(token)
@@ -104,6 +145,8 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
     for (width, height), name in zip(PHONES, ["Ana", "Ben"]):
         page, _ = join_on_phone(browser, server.url, code, name)
         page.set_viewport_size({"width": width, "height": height})
+        if name == "Ben":
+            page.emulate_media(reduced_motion="reduce")
         phones.append((page, errors_of(page), width, height))
     bots = [LivePhone(server.url) for _ in range(4)]
     for bot, name in zip(bots, ["Cy", "Dana-Maria", "Ed", "Flo"]):
@@ -167,6 +210,7 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         page.locator(".last-battle").wait_for()
         still_in = page.locator(".war-auto button").count() > 0  # (a player may be out already)
         check_phone(page, width, height, "playing", [".last-battle", ".deck-button"] + ([".war-auto button"] if still_in else []))
+        in_thumb_reach(page, ".deck-button", width, height)
 
     # The teacher pauses: the banner stays in view however far the phone has
     # scrolled, and a refused tap is never silent (the error shows by the control).
@@ -184,6 +228,7 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         error.filter(has_text="paused").wait_for()
         page.evaluate("() => scrollTo(0, 0)")
         check_phone(page, width, height, "refused", [".war-controls .act-error", ".deck-button"])
+        in_thumb_reach(page, ".deck-button", width, height)
     view = teacher.wait_for(lambda v: v["paused"])
     assert teacher.call("moderate", {"code": code, "version": view["version"], "action": {"type": "resume"}})["ok"]
 
@@ -195,14 +240,131 @@ def test_board_and_phones_fit_their_screens(server, browser):  # noqa: F811
         page.locator(".result h2").wait_for()
         sizes[("ended", width)] = check_board(page, width, height, minimum, "ended", [".result h2", ".result li"])
         assert page.locator(".join-strip").is_hidden()
-    for page, _errors, width, height in phones:
-        page.locator(".result h2").wait_for()
-        check_phone(page, width, height, "ended", [".result h2"])
-        assert page.locator(".war-auto").count() == 0
-        assert page.locator(".deck-button").count() == 0
+        assert re.fullmatch(r".+ (won!|share the win!)", page.locator(".result h2").inner_text())
+    assert boards[1][0].evaluate(moving) == 0
+    final = teacher.wait_for(lambda v: v["status"] == "ended" and v["result"])
+    names = {p["seat"]: p["name"] for p in final["players"]}
+    seat_of = {name: seat for seat, name in names.items()}
+    for (page, _errors, width, height), name in zip(phones, ["Ana", "Ben"]):
+        check_end_phone(page, width, height, "ended", names, final["result"], seat_of[name])
+    assert phones[1][0].evaluate(moving) == 0  # this phone asks for reduced motion: the trophy stands still
 
     print("font sizes", sizes)
     for page, errors, *_ in boards + phones:
         assert errors == [], errors
     for bot in bots + [teacher]:
         bot.close()
+
+
+def act_any(bots):
+    """Each scripted phone takes its first listed action, if it has one."""
+    for bot in bots:
+        if bot.view and bot.view["status"] == "playing" and bot.view["actions"]:
+            bot.call("act", {"version": bot.view["version"], "action": strip_label(bot.view["actions"][0])})
+
+
+def test_a_game_without_its_own_ui_fits_the_board_and_the_thumb(generic_server, browser):  # noqa: F811
+    """Dice Race has no board or phone module: the generic view must fit the projector
+    as War does, and its first action sit under the phone's thumb."""
+    server = generic_server
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
+    code = server.create_table(token, game="dicerace")
+    boards = open_boards(browser, server.url, code)
+    phones = []
+    for (width, height), name in zip(PHONES, ["Ana", "Ben"]):
+        page, _ = join_on_phone(browser, server.url, code, name)
+        page.set_viewport_size({"width": width, "height": height})
+        phones.append((page, errors_of(page), width, height))
+    bots = [LivePhone(server.url) for _ in range(2)]
+    for bot, name in zip(bots, ["Dana-Maria", "Ed"]):
+        bot.join(code, name)
+    phones[0][0].get_by_role("button", name="Start the race").click()
+
+    sizes = {}
+    for page, _errors, width, height, minimum in boards:
+        page.locator(".generic-game .prompt").wait_for()
+        sizes[("generic", width)] = check_board(page, width, height, minimum, "generic-playing",
+                                                [".prompt", ".player-name", ".log-list li"])
+    # Each phone, once it has an action: the first one in thumb reach. Then play it.
+    reached = set()
+    for _ in range(100):
+        for page, _errors, width, height in phones:
+            buttons = page.locator(".generic-actions button")
+            if not buttons.count():
+                continue
+            if width not in reached:
+                check_phone(page, width, height, "generic-playing", [".prompt", ".generic-actions button"])
+                in_thumb_reach(page, ".generic-actions button", width, height)
+                reached.add(width)
+            try:
+                buttons.first.click(timeout=1000)
+            except Exception:  # noqa: BLE001  (replaced under the finger)
+                pass
+        if len(reached) == len(phones):
+            break
+        act_any(bots)
+        phones[0][0].wait_for_timeout(100)
+    assert len(reached) == len(phones), reached
+
+    final = end_table(server.url, token, code)
+    for page, _errors, width, height, minimum in boards:
+        page.locator(".end-screen h2").wait_for()
+        sizes[("generic-ended", width)] = check_board(page, width, height, minimum, "generic-ended",
+                                                      [".end-screen h2", ".ranking li"])
+    names = {p["seat"]: p["name"] for p in final["players"]}
+    for (page, _errors, width, height), you in zip(phones, [0, 1]):
+        check_end_phone(page, width, height, "generic-ended", names, final["result"], you)
+    print("font sizes", sizes)
+    for page, errors, *_ in boards + phones:
+        assert errors == [], errors
+    for bot in bots:
+        bot.close()
+
+
+# 32 students, names long and short, seated at eight tables of four.
+STUDENTS = ["Ana", "Ben", "Cy", "Dana-Maria", "Ed", "Flo", "Gustavo", "Hana", "Ivo", "Jules", "Kemal", "Lea",
+            "Maximilian", "Noor", "Oskar", "Pia", "Quentin", "Rosa", "Sven", "Tala", "Umar", "Vera", "Wen", "Xavier",
+            "Yusuf", "Zoe", "Alexandra", "Bo", "Chiara", "Dev", "Esperanza", "Finn"]
+# What the room reads on the class board: everything but the join corner and the site's header.
+CLASS_TEXTS = "#app > :not(.class-board-head), #app > :not(.class-board-head) *, .class-board-heading *"
+
+
+def test_the_class_board_fits_eight_tables_of_four(server, browser):  # noqa: F811
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
+    headers = {"Authorization": f"Bearer {token}"}
+    made = requests.post(f"{server.url}/api/classes", json={"game": "war", "options": {}, "table_size": 4},
+                         headers=headers, timeout=10)
+    assert made.status_code == 201, made.text
+    klass = made.json()["code"]
+    boards = open_boards(browser, server.url, klass)
+    students = [LivePhone(server.url) for _ in STUDENTS]
+    for student, name in zip(students, STUDENTS):
+        student.join(klass, name)
+
+    sizes = {}
+    for page, _errors, width, height, minimum in boards:
+        page.get_by_text("32 students at 8 tables").wait_for()
+        sizes[("class-lobby", width)] = check_board(
+            page, width, height, minimum, "class-lobby",
+            [".class-board-title", ".class-table-head h2", ".player-name", ".status-badge"], CLASS_TEXTS)
+    started = requests.post(f"{server.url}/api/classes/{klass}/start", headers=headers, timeout=10)
+    assert started.status_code == 200, started.text
+    for page, _errors, width, height, minimum in boards:
+        page.locator(".class-table.table-playing").nth(7).wait_for()
+        sizes[("class-playing", width)] = check_board(
+            page, width, height, minimum, "class-playing",
+            [".class-table-head h2", ".player-name", ".status-badge", ".turn-line"], CLASS_TEXTS)
+
+    ended = requests.post(f"{server.url}/api/classes/{klass}/end", headers=headers, timeout=10)
+    assert ended.status_code == 200, ended.text
+    for page, _errors, width, height, minimum in boards:
+        page.locator("#closed-banner").wait_for()
+        page.locator(".class-table.table-ended").nth(7).wait_for()
+        sizes[("class-ended", width)] = check_board(
+            page, width, height, minimum, "class-ended",
+            [".closed-banner h2", ".closed-banner p", ".result-line", ".board-leaders .player-name"], CLASS_TEXTS)
+    print("font sizes", sizes)
+    for page, errors, *_ in boards:
+        assert errors == [], errors
+    for student in students:
+        student.close()

@@ -2,7 +2,7 @@
 // only (`class_view` events from the room classboard:<CODE>), plus the
 // facilitator's messages. Readable from the back of the room.
 import { connect, request } from "./net.js";
-import { h, replace, show } from "./dom.js";
+import { h, icon, replace, show } from "./dom.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -12,8 +12,6 @@ const messageBox = document.getElementById("message");
 const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
-// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
-const icon = (name, cls = "icon") => h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
 
 function plural(n, one, many) {
@@ -53,7 +51,7 @@ function leaders(list) {
     h("li", { class: e.winner ? "winner" : "" },
       h("span", { class: "leader-rank" }, `${e.rank}.`),
       h("span", { class: "player-name" }, e.name),
-      h("span", { class: "muted" }, ` · Table ${e.table} · ${e.label}`),
+      h("span", { class: "muted leader-detail" }, ` · Table ${e.table} · ${e.label}`),
       e.winner ? h("span", { class: "badge win-badge" }, "winner") : null)));
 }
 
@@ -69,8 +67,12 @@ function render(data) {
   document.body.classList.toggle("class-closed", closed);
   show(document.getElementById("closed-banner"), closed);
   show(document.getElementById("join-strip"), !closed);
-  // Once every table plays, the join strip shrinks (late arrivals can still use it).
-  document.getElementById("join-strip").classList.toggle("compact", data.status !== "lobby");
+  // Once play starts, or the tables need the room, the join strip shrinks
+  // (late arrivals can still use it).
+  document.getElementById("join-strip").classList.toggle("compact", data.status !== "lobby" || data.tables.length > 4);
+  // Columns by the number of tables, so that every table fits one screen (classes.css).
+  const n = data.tables.length;
+  tablesRoot.dataset.cols = n <= 4 ? Math.max(n, 2) : n <= 8 ? 4 : n <= 10 ? 5 : 6;
   replace(tablesRoot, data.tables.map(tableCard));
   const section = document.getElementById("leaders-section");
   show(section, data.leaders.length > 0);

@@ -35,3 +35,8 @@ export function preserveFocus(root, render) {
     if (again) again.focus();
   }
 }
+
+// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
+export function icon(name, cls = "icon") {
+  return h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
+}

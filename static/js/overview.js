@@ -4,7 +4,7 @@
 // page's CSRF token. Names are user text: they only ever reach the page
 // through h() (textContent), never as HTML.
 import { connect, request } from "./net.js";
-import { h, preserveFocus, replace, show } from "./dom.js";
+import { h, icon, preserveFocus, replace, show } from "./dom.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -21,8 +21,6 @@ const moveChoice = new Map(); // "<table>:<name>" -> chosen target, kept across 
 const socket = connect();
 
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
-// Icons are SVG files beside the scripts (static/icons/), not emoji: every machine draws them alike.
-const icon = (name, cls = "icon") => h("img", { class: cls, src: new URL(`../icons/${name}.svg`, import.meta.url).href, alt: "" });
 const ALERT_ICON = { attention: "warning", info: "info" };
 
 // ------------------------------------------------------------------ helpers

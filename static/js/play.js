@@ -1,7 +1,7 @@
 // The phone page: join with a name (or resume the stored seat), then play.
 import { connect, request } from "./net.js";
 import { show } from "./dom.js";
-import { accept, banner, loadedModule, render } from "./table.js";
+import { accept, banner, keyList, loadedModule, openHelp, render } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -131,8 +131,14 @@ socket.on("removed", (msg) => {
 socket.on("message", (msg) => flash(msg.text));
 
 document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select, dialog")) return;
+  // `?` lists the keys; a touch screen has no keys to list.
+  if (event.key === "?" && !touch) {
+    event.preventDefault();
+    openHelp(keyList(current, "player"));
+    return;
+  }
   if (!current || current.status !== "playing") return;
-  if (event.target.closest("input, textarea, select")) return;
   const game = loadedModule(current, "player");
   if (game && game.onKey && game.onKey(event, current, ctx)) event.preventDefault();
 });

@@ -2,7 +2,7 @@
 // generic control that offers any labelled action. A game's own module (named
 // by the payload's `ui`, served from static/games/<key>/) draws its game
 // better; a game without one is still fully playable through the generic control.
-import { h, replace, show } from "./dom.js";
+import { h, icon, replace, show } from "./dom.js";
 
 const modules = new Map(); // module URL -> Promise of the module
 const loaded = new Map();  // module URL -> the module, once imported
@@ -117,12 +117,35 @@ export function banner(el, payload) {
   show(el, Boolean(text));
 }
 
+function nameOf(payload, seat) {
+  return (payload.players.find((p) => p.seat === seat) || {}).name || `Seat ${seat + 1}`;
+}
+
 export function resultText(payload) {
   const result = payload.result;
   if (!result) return "";
-  const names = result.winners.map((s) => (payload.players.find((p) => p.seat === s) || {}).name || `Seat ${s + 1}`);
-  if (!names.length) return "The game is over.";
-  return names.length === 1 ? `${names[0]} wins!` : `${names.join(" and ")} share the win!`;
+  const you = result.winners.includes(payload.seat);
+  const names = result.winners.filter((s) => s !== payload.seat).map((s) => nameOf(payload, s));
+  if (!result.winners.length) return "The game is over.";
+  if (you) return names.length ? `You share the win with ${names.join(" and ")}!` : "You won!";
+  return names.length === 1 ? `${names[0]} won!` : `${names.join(" and ")} share the win!`;
+}
+
+// Every game's end, on the phone and the board: the winner celebrated and the
+// full ranking, and nothing that invites more play. A game's module may say
+// what its score counts (`scoreText`); War counts cards.
+export function endScreen(payload, scoreText = String) {
+  const r = payload.result;
+  return h("section", { class: "card result end-screen", "aria-label": "Result" },
+    icon("trophy", "trophy"),
+    h("h2", {}, resultText(payload)),
+    h("ol", { class: "ranking", role: "list" }, r.ranking.map((seat, i) => {
+      const won = r.winners.includes(seat);
+      return h("li", { class: (won ? "top" : "") + (seat === payload.seat ? " mine" : "") },
+        h("span", { class: "rank-place" }, `${won ? 1 : i + 1}.`),
+        h("span", { class: "rank-name" }, seat === payload.seat ? `${nameOf(payload, seat)} (you)` : nameOf(payload, seat)),
+        h("span", { class: "rank-score" }, r.scores[seat] === undefined ? "" : scoreText(r.scores[seat])));
+    })));
 }
 
 // Text fields an action asks for: a string field listed as "" is to be filled in.
@@ -158,11 +181,11 @@ export function actionControls(actions, act, { focusPrefix = "act" } = {}) {
   })));
 }
 
-// The generic game view: who the game waits for, the scores, and every action.
+// The generic game view: who the game waits for, the players, and every action
+// (at the bottom of a phone, in thumb reach).
 export function genericView(payload, ctx) {
   const prompt = (payload.view && payload.view.prompt) || {};
   const parts = [];
-  if (payload.result) parts.push(h("p", { class: "result big-text" }, resultText(payload)));
   if (prompt.text) parts.push(h("p", { class: "prompt big-text", role: "status" }, prompt.text));
   const waiting = new Set(prompt.waiting_for || []);
   parts.push(h("ul", { class: "player-list", role: "list" }, payload.players.map((p) =>
@@ -170,9 +193,50 @@ export function genericView(payload, ctx) {
       h("span", { class: "player-name" }, p.name),
       p.seat === payload.seat ? h("span", { class: "badge" }, "you") : null,
       waiting.has(p.seat) ? h("span", { class: "badge" }, "to act") : null))));
-  if (ctx.act && payload.actions.length) parts.push(actionControls(payload.actions, ctx.act));
   parts.push(logList(ctx.log ? ctx.log() : payload.log || []));
-  return h("section", { class: "card generic-game", "aria-label": payload.title }, parts);
+  if (ctx.act && payload.actions.length) parts.push(h("div", { class: "thumb-zone" }, actionControls(payload.actions, ctx.act)));
+  return h("section", { class: "card generic-game game-view", "aria-label": payload.title }, parts);
+}
+
+// The keys a page answers to, for the help overlay: the game's own first.
+export function keyList(payload, role) {
+  const game = payload && payload.status === "playing" ? loadedModule(payload, role) : null;
+  const own = game && game.keys ? game.keys(payload) : [];
+  return own.concat([["Tab", "Move between the buttons"], ["?", "Show this list"], ["Esc", "Close this list"]]);
+}
+
+// A modal list of keyboard shortcuts. The dialog keeps focus inside while it
+// is open and gives it back to the control it came from (or the same control
+// re-rendered meanwhile).
+export function openHelp(rows) {
+  // (A dialog just closed may still be in the page until its `close` event: it does not count.)
+  if (document.querySelector("dialog.help-dialog[open]")) return;
+  const from = document.activeElement;
+  const fromKey = from && from.dataset ? from.dataset.focusKey : null;
+  const close = h("button", { type: "button", class: "primary" }, "Close");
+  const dialog = h("dialog", { class: "help-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title" },
+    h("h2", { id: "help-title" }, "Keyboard shortcuts"),
+    h("dl", { class: "help-keys" }, rows.map(([key, what]) => h("div", { class: "help-row" }, h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)))),
+    close);
+  close.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("keydown", (event) => {
+    if (event.key !== "Tab") return;
+    const stops = [...dialog.querySelectorAll("button, [href], input, [tabindex]:not([tabindex='-1'])")];
+    const at = stops.indexOf(document.activeElement);
+    const next = (at + (event.shiftKey ? -1 : 1) + stops.length) % stops.length;
+    event.preventDefault();
+    stops[next].focus();
+  });
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (document.querySelector("dialog.help-dialog[open]")) return; // reopened meanwhile: focus is there
+    const again = from && from.isConnected ? from
+      : fromKey ? document.querySelector(`[data-focus-key="${CSS.escape(fromKey)}"]`) : null;
+    (again || document.getElementById("main")).focus();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  close.focus();
 }
 
 export async function render(root, payload, ctx) {
@@ -186,6 +250,13 @@ export async function render(root, payload, ctx) {
   }
   const game = await gameModule(payload, ctx.role);
   if (ctx.current && ctx.current() && ctx.current().version > payload.version) return; // a newer view arrived meanwhile
+  // The end is the platform's, the same for every game.
+  const end = payload.result && payload.status === "ended" ? endScreen(payload, (game && game.scoreText) || String) : null;
+  if (end && ctx.role !== "facilitator") {
+    replace(root, end);
+    return;
+  }
   if (game && game.render) game.render(root, payload, ctx);
   else replace(root, genericView(payload, ctx));
+  if (end) root.prepend(end); // the facilitator keeps the whole table in view, under the result
 }

@@ -83,17 +83,6 @@ function last(pub, you) {
       h("span", { class: "muted deciding-name" }, d.seat === you ? "you" : nameOf(pub, d.seat))))));
 }
 
-function result(pub) {
-  const r = pub.result;
-  if (!r) return null;
-  const winners = r.winners.map((s) => nameOf(pub, s)).join(" and ");
-  return h("section", { class: "card result", "aria-label": "Result" },
-    h("p", { class: "trophy", "aria-hidden": "true" }, "★"),
-    h("h2", {}, r.winners.length === 1 ? `${winners} wins the game!` : `Shared win: ${winners}`),
-    h("ol", { class: "ranking" }, r.ranking.map((s) => h("li", { class: r.winners.includes(s) ? "top" : "" },
-      h("span", { class: "rank-name" }, nameOf(pub, s)), ` — ${plural(r.scores[s], "card")}`))));
-}
-
 // The listed actions of one kind (`speed` picks one auto-play action).
 function listed(payload, type, speed) {
   return payload.actions.find((a) => a.type === type && (speed === undefined || a.speed === speed));
@@ -148,9 +137,10 @@ function controls(payload, ctx) {
   const inPlay = mine.in_play && mine.in_play.length
     ? h("div", { class: "in-play" }, h("span", {}, "Your cards in play: "), mine.in_play.map((c) => card(c))) : null;
   const keys = payload.actions.length
-    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · Alt+1/2/4 speed") : null;
+    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · ? lists every key") : null;
   const error = h("p", { class: "error act-error", role: "alert" }, refusedText());
-  return h("section", { class: "card war-controls", "aria-label": "Your deck" }, inPlay, error, deck, autoRow, keys);
+  // The deck last: at the bottom of the phone, under the thumb (app.css .thumb-zone).
+  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, autoRow, deck, keys);
 }
 
 function logSection(entries, limit) {
@@ -176,20 +166,28 @@ export function render(root, payload, ctx) {
     h("p", { class: "hint war-prompt", "aria-live": "polite" }, prompt));
   let body;
   if (player) {
-    // The phone: the outcome of the last move and the next action first, the table below.
-    body = [head, result(pub), last(pub, you), controls(payload, ctx), seats(pub, you), pot(pub), logSection(entries, 8)];
+    // The phone: the outcome of the last move first, the table below it and
+    // the next action at the bottom of the screen (it stays there as the table scrolls).
+    body = [head, last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
   } else if (board) {
-    body = pub.result
-      ? [head, result(pub)]
-      : [head, h("div", { class: "war-table" },
+    body = [head, h("div", { class: "war-table" },
         seats(pub, you),
-        h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
+      h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
   } else {
-    body = [head, result(pub), seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
+    body = [head, seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
       payload.players && shared.playerList ? shared.playerList(payload.players) : null];
   }
-  preserveFocus(root, () => replace(root, h("div", { class: `war-game war-${ctx.role} stage-${stage}` }, body)));
+  preserveFocus(root, () => replace(root, h("div", { class: `war-game game-view war-${ctx.role} stage-${stage}` }, body)));
   seen = seenNext;
+}
+
+// The end screen's scores (table.js endScreen) count cards.
+export const scoreText = (n) => plural(n, "card");
+
+// What onKey answers to, for the page's help overlay (`?`).
+export function keys() {
+  return [["Space or Enter", "Reveal your next card"], ["A", "Turn auto-play on or off"],
+    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]];
 }
 
 export function onKey(event, payload, ctx) {
