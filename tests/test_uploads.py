@@ -91,10 +91,10 @@ def test_a_good_file_is_stored_and_listed(app, teacher, teacher_client):
     assert bank.items[0]["question"] == "What makes rain?" and bank.items[2]["answer"] == 1
     row = re.search(r'<tr class="bank-row" data-bank="%d">(.*?)</tr>' % bank.id, page, re.S).group(1)
     assert "Year 7 rivers" in row and "<td>3</td>" in row and bank.created_at.strftime("%Y-%m-%d") in row
-    # ...and it is offered on both create forms of the dashboard.
+    # ...and it is offered on every create form of the dashboard (table, class, hotseat).
     dash = client.get("/facilitator/").get_data(as_text=True)
-    assert dash.count(f'<option value="{bank.id}">Year 7 rivers (3 questions)</option>') == 2
-    assert dash.count('name="bank_trivia"') == 2 and "Built-in bank" in dash
+    assert dash.count(f'<option value="{bank.id}">Year 7 rivers (3 questions)</option>') == 3
+    assert dash.count('name="bank_trivia"') == 3 and "Built-in bank" in dash
     assert 'name="trivia"' not in dash  # the raw option is never a form field
 
 

@@ -28,6 +28,16 @@ def _inject_csrf():
     return {"csrf_token": csrf_token}
 
 
+@bp.app_template_filter("choice_label")
+def choice_label(choice) -> str:
+    """An option's value as a form shows it: Yes/No for a switch, Off for a zero limit."""
+    if isinstance(choice, bool):
+        return "Yes" if choice else "No"
+    if choice == 0:
+        return "Off"
+    return str(choice).replace("_", " ").capitalize()
+
+
 @bp.app_context_processor
 def _inject_font_dir():
     """The shipped fonts as a file: URL, for the PDF reports (WeasyPrint reads files, not the web server)."""

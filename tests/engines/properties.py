@@ -257,11 +257,21 @@ def check_figures(engine, state: dict, n_seats: int, names: list[str]) -> None:
              "players": [{"seat": p, "name": names[p], "computer": False, "connected": True}
                          for p in range(n_seats)],
              "result": engine.result(state)}
-    figures = spec.figures(table)
-    assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts"}, figures
-    assert json.loads(dumps(figures)) == figures, "figures are not plain JSON"
-    for alert in figures.get("alerts") or []:
-        assert {"kind", "level", "text"} <= set(alert), alert
+    # The projected class board gets figures from the board view alone; the teacher's
+    # overview also passes the facilitator's view while the game waits on a decision.
+    teacher = dict(table, facilitator=engine.view(state, FACILITATOR)["public"]) \
+        if engine.actions(state, FACILITATOR) else None
+    for given in filter(None, (table, teacher)):
+        figures = spec.figures(given)
+        assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts", "queue"}, \
+            figures
+        assert json.loads(dumps(figures)) == figures, "figures are not plain JSON"
+        for alert in figures.get("alerts") or []:
+            assert {"kind", "level", "text"} <= set(alert), alert
+        for item in figures.get("queue") or []:
+            assert {"title"} <= set(item) <= {"title", "detail", "quote"}, item
+        if given is table:
+            assert not figures.get("queue"), "a decision queue built without the teacher's view"
 
 
 def play_random_game(engine, *, seats: list[str], seed, options: dict | None = None,
