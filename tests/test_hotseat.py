@@ -322,9 +322,9 @@ def test_a_crisis_vote_is_taken_in_turn_each_behind_its_pass_screen(server, brow
     device.get_by_role("button", name="Draw 2 cards and end your turn").click()
     # The Crisis is Mia's to answer: same player, no pass screen.
     device.get_by_role("button", name="Use Condensation").first.click()
-    explain = device.get_by_label(re.compile("Explain how your 1 card help"))
+    explain = device.get_by_label(re.compile("Explain how your card helps"))
     explain.fill("Condensation turns the vapour into clouds we can plan for.")
-    device.get_by_role("button", name=re.compile("Explain how your 1 card help")).click()
+    device.get_by_role("button", name="Send explanation").click()
     # Both others vote, one at a time in seat order, each behind a pass screen.
     _continue(device, "Noor")
     device.get_by_text("Vote thumbs up or down").wait_for()

@@ -417,7 +417,7 @@ function thumbZone(payload, pub, mine, send, you) {
         send({ ...explain, text: text.slice(0, EXPLANATION_MAX) });
         draft = "";
       } },
-      h("label", { for: "wcc-explanation" }, `Explain how your ${plural(picked, "card")} help`, counter), area,
+      h("label", { for: "wcc-explanation" }, picked === 1 ? "Explain how your card helps" : `Explain how your ${picked} cards help`, counter), area,
       h("button", { type: "submit", class: "primary wcc-primary big", dataset: { focusKey: "explain" } }, "Send explanation")));
     } else {
       parts.push(h("p", { class: "wcc-hint" }, "Tap “Use” on at least one card above, then explain how it helps."));
