@@ -13,7 +13,7 @@ import pytest
 
 from app import engines
 
-from . import test_dicerace, test_war_properties, test_water_cycle_properties
+from . import test_dicerace, test_storm_war_properties, test_war_properties, test_water_cycle_properties
 from .properties import play_random_game
 
 engines.register("testgames.dicerace")
@@ -29,6 +29,7 @@ def _dicerace_scramble(state, seat, rng):
 HIDDEN = {
     "war": (test_war_properties.secret_ids, test_war_properties.scramble, {}),
     "dicerace": (None, _dicerace_scramble, {"goal": 10}),
+    "storm_war": (test_storm_war_properties.secret_ids, test_storm_war_properties.scramble, {}),
     "water_cycle": (test_water_cycle_properties.secret_ids, test_water_cycle_properties.scramble, {"rounds": 10}),
 }
 

@@ -1,0 +1,1159 @@
+"""Storm War: a pure, deterministic state machine (see DESIGN.md and
+shared/rules/storm-war.txt).
+
+A turn: an automatic draw, then Management (apply Permanent cards, equip
+Tools, place one Degrader, make one upgrade or sue one captured Degrader),
+then a Challenge against one risk of the active Environment (or skip: draw 1
+and end the turn). A challenge opens the Respond step: anyone may play
+one-time Chaos (they wait on a stack and resolve, in order, once everyone has
+passed), other trainees may donate one BMP and draw 2, and every pass is reset
+by a new play or donation. Then defense >= risk succeeds.
+
+Cards are unique (one copy each); `state["faces"]` maps an opaque id to the
+card's key. A card that goes face down (into a hand or the deck) gets a fresh
+id, so an id seen on a Jobsite never points at a hidden card later. Required
+choices (discards, excess after a capacity bonus leaves) queue in
+`state["choices"]` and block everything else until the chooser has made them.
+
+The functions of the engine contract (app/engines/contract.py):
+
+    new(options, seats, seed) -> state
+    actions(state, viewer) -> [labelled action, ...]
+    apply(state, actor, action) -> (state, log)
+    view(state, viewer) -> {"public", "private", "prompt"}
+    bot(view, actions, rng) -> action | None
+    result(state) -> None | {winners, ranking, scores, reason}
+    finish(state) -> (state, log)
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from ..contract import (IllegalAction, Option, Rng, clone, is_seat, join_names, label, log, prompt, resolve_options,
+                        strip_label)
+from . import content
+from .content import BASE_LIMITS, PERMANENT, RISKS, SECTION_OF
+from .rulings import rule
+
+KEY = "storm_war"
+TITLE = "Storm War"
+VERSION = "storm-war-1"
+MIN_SEATS = 2
+MAX_SEATS = 4
+BLURB = ("Build a Jobsite of stormwater practices, mentors and tools, then clean up polluted places: "
+         "your defense must beat the Environment's Toxic, Erosion or Nutrient risk.")
+
+FACILITATOR = "facilitator"
+BOARD = "board"
+HAND = 7
+DONATION_DRAW = 2
+SUE_DRAW = 2
+REWARD = {"lowest": 2, "middle": 3, "highest": 4, "tied": 3}
+LEVELS = ("easy", "standard")
+
+OPTIONS = [
+    Option("goal", "Environments to win", 3, (3, 5), help="The first trainee to clean up this many wins."),
+    Option("demo", "Guided demo", False, (False, True),
+           help="One trainee against the practice rival, led step by step through one cleanup."),
+    Option("computer_level", "Computer players", "standard", LEVELS),
+]
+PRESETS = {"short": {"goal": 3}, "long": {"goal": 5}, "demo": {"demo": True}}
+
+FIELDS = {
+    "apply": {"type", "card"}, "equip": {"type", "card", "on"}, "degrader": {"type", "card"},
+    "upgrade": {"type", "out", "card"}, "sue": {"type", "card"}, "shield": {"type", "card"},
+    "challenge": {"type", "risk"}, "skip": {"type"}, "donate": {"type", "card"}, "pass": {"type"},
+    "choose": {"type", "card"},
+}
+PLAY_FIELDS = {"type", "card", "risk", "target", "pick", "tool", "mentor", "jobsite"}
+
+
+# --------------------------------------------------------------------------
+# Small helpers
+
+def _fail(code: str, message: str):
+    raise IllegalAction(code, message)
+
+
+def _is_seat(s: dict, who) -> bool:
+    return is_seat(s["names"], who)
+
+
+def _name(s: dict, seat: int) -> str:
+    return s["names"][seat]
+
+
+def _key(s: dict, cid: str) -> str:
+    return s["faces"][cid]
+
+
+def _card(s: dict, cid: str) -> dict:
+    return content.card(s["faces"][cid])
+
+
+def _cname(s: dict, cid: str) -> str:
+    return _card(s, cid)["name"]
+
+
+def _new_id(s: dict, key: str) -> str:
+    cid = f"k{s['next_id']}"
+    s["next_id"] += 1
+    s["faces"][cid] = key
+    return cid
+
+
+def _hide(s: dict, cid: str) -> str:
+    """The card goes face down: it gets a fresh id (the old one is forgotten)."""
+    key = s["faces"].pop(cid)
+    return _new_id(s, key)
+
+
+def _shuffle(s: dict, items: list) -> None:
+    rng = Rng(s["rng"])
+    rng.shuffle(items)
+    s["rng"] = rng.state
+
+
+def _seats(s: dict) -> range:
+    return range(len(s["names"]))
+
+
+def _jobsite_ids(s: dict, seat: int) -> list[str]:
+    j = s["jobsites"][seat]
+    return j["bmp"] + j["chaos"] + j["mentor"] + [t["id"] for t in j["tools"]]
+
+
+def _effects(s: dict, cid: str) -> list[dict]:
+    return _card(s, cid).get("effects", [])
+
+
+def _limits(s: dict, seat: int) -> dict:
+    """Section limits with capacity bonuses: they do not stack, the highest applies."""
+    limits = dict(BASE_LIMITS)
+    for cid in _jobsite_ids(s, seat):
+        for e in _effects(s, cid):
+            if e["op"] == "capacity":
+                limits[e["section"]] = max(limits[e["section"]], e["limit"])
+            elif e["op"] == "team_up":
+                limits["mentor"] = max(limits["mentor"], 2)
+    return limits
+
+
+def _count(s: dict, seat: int, section: str) -> int:
+    j = s["jobsites"][seat]
+    return len(j["tools"]) if section == "tools" else len(j[section])
+
+
+def _tool_places(s: dict, seat: int) -> list[str]:
+    """Where a Tool may go now: on the trainee ("self", one less than the Tool limit)
+    or on a present Mentor that holds no Tool; nowhere once the limit is reached."""
+    j = s["jobsites"][seat]
+    limit = _limits(s, seat)["tools"]
+    if len(j["tools"]) >= limit:
+        return []
+    places = []
+    if sum(1 for t in j["tools"] if t["on"] == "self") < limit - 1:
+        places.append("self")
+    held = {t["on"] for t in j["tools"]}
+    places += [m for m in j["mentor"] if m not in held]
+    return places
+
+
+# --------------------------------------------------------------------------
+# Setting up
+
+def new(options: dict, seats: list[str], seed) -> dict:
+    resolved = resolve_options(OPTIONS, options)
+    demo = resolved["demo"]
+    if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS or (demo and len(seats) != 2):
+        _fail("illegal", "The guided demo is one trainee and the practice rival." if demo
+              else f"Storm War needs {MIN_SEATS} to {MAX_SEATS} trainees.")
+    rng = Rng.from_seed(seed)
+    n = len(seats)
+    s = {
+        "game": KEY, "version": VERSION, "options": resolved, "names": list(seats), "status": "playing",
+        "rng": rng.state, "faces": {}, "next_id": 0,
+        "deck": [], "discard": [], "hands": [[] for _ in seats],
+        "jobsites": [{"bmp": [], "chaos": [], "mentor": [], "tools": []} for _ in seats],
+        "captured": [[] for _ in seats], "claimed": [[] for _ in seats],
+        "envs": [], "env": None, "degrader": None,
+        "goal": 1 if demo else resolved["goal"],
+        "turn": 0, "turn_no": 1, "phase": "manage",
+        "managed": {"degrader": False, "upgrade_or_sue": False, "returned": []},
+        "skips": [0] * n, "miss_draw": [False] * n, "shield": [False] * n,
+        "challenge": None, "choices": [], "last": None,
+        "demo_step": 0 if demo else None, "announced": False, "result": None,
+    }
+    keys = list(content.CARD_ORDER)
+    envs = list(content.ENVIRONMENT_ORDER)
+    _shuffle(s, keys)
+    _shuffle(s, envs)
+    if demo:
+        # The trainee holds the four demo cards; the rival holds only Permanent cards,
+        # so its automatic responses never spoil the lesson; City comes first.
+        keys = [k for k in keys if k not in content.DEMO_CARDS]
+        permanent = [k for k in keys if content.card(k)["type"] in PERMANENT]
+        rival = permanent[:HAND]
+        keys = [k for k in keys if k not in rival]
+        s["hands"][0] = [_new_id(s, k) for k in content.DEMO_CARDS + tuple(keys[:HAND - 4])]
+        keys = keys[HAND - 4:]
+        s["hands"][1] = [_new_id(s, k) for k in rival]
+        envs.remove(content.DEMO_ENVIRONMENT)
+        envs.insert(0, content.DEMO_ENVIRONMENT)
+    else:
+        for _ in range(HAND):
+            for seat in range(n):
+                s["hands"][seat].append(_new_id(s, keys.pop()))
+        r = Rng(s["rng"])
+        s["turn"] = r.below(n)          # the first turn is random
+        s["rng"] = r.state
+    s["deck"] = [_new_id(s, k) for k in keys]
+    s["env"], s["envs"] = envs[0], envs[1:]
+    _start_turn(s, [])
+    return s
+
+
+# --------------------------------------------------------------------------
+# Who the game waits for
+
+def _waiting(s: dict) -> list[int]:
+    if s["status"] != "playing":
+        return []
+    if s["choices"]:
+        return [s["choices"][0]["seat"]]
+    if s["phase"] == "respond":
+        passed = set(s["challenge"]["passes"])
+        return [p for p in _seats(s) if p not in passed]
+    return [s["turn"]]
+
+
+# --------------------------------------------------------------------------
+# What each viewer may do
+
+def actions(state: dict, viewer) -> list[dict]:
+    s = state
+    if s["status"] != "playing" or not _is_seat(s, viewer) or viewer not in _waiting(s):
+        return []
+    if s["choices"]:
+        return _choice_actions(s, viewer)
+    listed = _manage_actions(s, viewer) if s["phase"] == "manage" else _respond_actions(s, viewer)
+    if s["demo_step"] is not None and viewer == 0:
+        allowed = _demo_allows(s)
+        listed = [a for a in listed if allowed(strip_label(a))]
+    return listed
+
+
+def _choice_actions(s: dict, seat: int) -> list[dict]:
+    c = s["choices"][0]
+    ids = _choice_pool(s, c)
+    verb = {"hand": "Discard", "bmp": "Discard", "excess": "Discard"}[c["kind"]]
+    return [label({"type": "choose", "card": cid}, f"{verb} {_cname(s, cid)}") for cid in ids]
+
+
+def _choice_pool(s: dict, c: dict) -> list[str]:
+    j = s["jobsites"][c["seat"]]
+    if c["kind"] == "hand":
+        return list(s["hands"][c["seat"]])
+    if c["kind"] == "bmp":
+        return list(j["bmp"])
+    section = c["section"]
+    return [t["id"] for t in j["tools"]] if section == "tools" else list(j[section])
+
+
+def _manage_actions(s: dict, seat: int) -> list[dict]:
+    listed = []
+    j = s["jobsites"][seat]
+    limits = _limits(s, seat)
+    m = s["managed"]
+    for cid in s["hands"][seat]:
+        c = _card(s, cid)
+        kind = c["type"]
+        if kind in PERMANENT and _key(s, cid) not in m["returned"]:
+            section = SECTION_OF[kind]
+            if section == "tools":
+                for place in _tool_places(s, seat):
+                    where = "yourself" if place == "self" else _cname(s, place)
+                    listed.append(label({"type": "equip", "card": cid, "on": place},
+                                        f"Equip {c['name']} on {where}"))
+            elif _count(s, seat, section) < limits[section]:
+                listed.append(label({"type": "apply", "card": cid}, f"Apply {c['name']} to your Jobsite"))
+        elif kind == "degrader" and not m["degrader"] and s["degrader"] is None:
+            listed.append(label({"type": "degrader", "card": cid},
+                                f"Place {c['name']} on {content.ENVIRONMENTS[s['env']]['name']}"))
+        elif any(e["op"] == "block" for e in c.get("effects", [])) and not s["shield"][seat]:
+            listed.append(label({"type": "shield", "card": cid}, f"Play {c['name']} to shield this turn"))
+    if not m["upgrade_or_sue"]:
+        for section in ("bmp", "chaos", "mentor", "tools"):
+            on_site = [t["id"] for t in j["tools"]] if section == "tools" else j[section]
+            if not on_site or len(on_site) < limits[section]:
+                continue                      # only a full section may be upgraded
+            for out in on_site:
+                for cid in s["hands"][seat]:
+                    if SECTION_OF.get(_card(s, cid)["type"]) == section:
+                        listed.append(label({"type": "upgrade", "out": out, "card": cid},
+                                            f"Upgrade: swap {_cname(s, out)} for {_cname(s, cid)}"))
+        for cid in s["captured"][seat]:
+            listed.append(label({"type": "sue", "card": cid}, f"Sue over {_cname(s, cid)}: discard it, draw 2"))
+    env = content.ENVIRONMENTS[s["env"]]
+    for risk in RISKS:
+        listed.append(label({"type": "challenge", "risk": risk},
+                            f"Challenge {env['name']}'s {risk.capitalize()} risk ({_effective_risk(s, seat, risk)})"
+                            f" with your {risk.capitalize()} defense ({_defense(s, seat, risk)})"))
+    listed.append(label({"type": "skip"}, "Skip the challenge: draw 1 and end your turn"))
+    return listed
+
+
+def _respond_actions(s: dict, seat: int) -> list[dict]:
+    ch = s["challenge"]
+    listed = []
+    for cid in s["hands"][seat]:
+        if _card(s, cid)["type"] == "chaos":
+            listed += _play_options(s, seat, cid)
+    if seat != ch["seat"] and str(seat) not in ch["donations"]:
+        for cid in s["jobsites"][seat]["bmp"]:
+            listed.append(label({"type": "donate", "card": cid},
+                                f"Donate {_cname(s, cid)} to {_name(s, ch['seat'])} and draw 2"))
+    listed.append(label({"type": "pass"}, "Pass"))
+    return listed
+
+
+def _play_options(s: dict, seat: int, cid: str) -> list[dict]:
+    """Every complete way to play a one-time Chaos card now (each choice filled in)."""
+    c = _card(s, cid)
+    ch = s["challenge"]
+    axes: dict[str, list] = {}
+    for e in c["effects"]:
+        if e.get("risk") == "choose":
+            axes["risk"] = list(RISKS)
+        if e.get("who") == "choose":
+            axes["target"] = [p for p in _seats(s) if p != seat]
+        if e["op"] == "perfect":
+            axes["jobsite"] = [p for p in _seats(s) if s["jobsites"][p]["bmp"]]
+    listed = []
+    keys = sorted(axes)
+    for combo in product(*(axes[k] for k in keys)):
+        action = {"type": "play", "card": cid, **dict(zip(keys, combo))}
+        target = action.get("target", ch["seat"])
+        extra = _pick_axes(s, c, target)
+        if extra is None:
+            continue
+        for picks in extra:
+            listed.append(label(dict(action, **picks), _play_label(s, c, dict(action, **picks))))
+    return listed
+
+
+def _pick_axes(s: dict, c: dict, target: int) -> list[dict] | None:
+    """The cards a `remove` or `overbudget` effect may pick on the target's Jobsite
+    ([{}] when nothing needs picking; None when the card would do nothing)."""
+    options = [{}]
+    j = s["jobsites"][target]
+    for e in c["effects"]:
+        if e["op"] == "remove":
+            pool = [t["id"] for t in j["tools"]] if e["section"] == "tools" else j[e["section"]]
+            if not pool:
+                return None
+            options = [dict(o, pick=cid) for o in options for cid in pool]
+        elif e["op"] == "overbudget":
+            tools = [t["id"] for t in j["tools"]] or [None]
+            mentors = list(j["mentor"]) or [None]
+            pairs = [(t, m) for t in tools for m in mentors if t or m]
+            if not pairs:
+                return None
+            options = [dict(o, tool=t, mentor=m) for o in options for t, m in pairs]
+    return options
+
+
+def _play_label(s: dict, c: dict, action: dict) -> str:
+    parts = [f"Play {c['name']}"]
+    if "target" in action:
+        parts.append(f"on {_name(s, action['target'])}")
+    if "risk" in action:
+        parts.append(f"({action['risk'].capitalize()})")
+    if "jobsite" in action:
+        parts.append(f"choosing {_name(s, action['jobsite'])}'s Jobsite")
+    if action.get("pick"):
+        parts.append(f"to remove {_cname(s, action['pick'])}")
+    picked = [x for x in (action.get("tool"), action.get("mentor")) if x]
+    if picked:
+        parts.append("discarding " + " and ".join(_cname(s, x) for x in picked))
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------
+# Defense and risk
+
+def _synergy(s: dict, seat: int, cid: str, risk: str, extra_ids: list[str]) -> tuple[int, bool]:
+    """A synergy's bonus, and whether it counted thanks to someone else's Jobsite or a donation."""
+    total, borrowed = 0, False
+    own = set(_jobsite_ids(s, seat))
+    everywhere = [c for p in _seats(s) for c in _jobsite_ids(s, p)] + list(extra_ids)
+    for e in _effects(s, cid):
+        if e["op"] == "synergy" and e["risk"] == risk:
+            holders = [c for c in everywhere if c != cid and e["tag"] in _card(s, c).get("tags", [])]
+            if holders:
+                total += e["amount"]
+                borrowed = borrowed or not any(h in own for h in holders)
+    return total, borrowed
+
+
+def _defense(s: dict, seat: int, risk: str, *, resolving: bool = False, out: list | None = None) -> int:
+    """The challenger's defense in one risk: every card on the Jobsite, synergies,
+    donations and (while resolving) the resolved one-time modifiers."""
+    ch = s["challenge"] if s["challenge"] and s["challenge"]["seat"] == seat else None
+    donated = list(ch["donations"].values()) if ch else []
+    total = 0
+    for cid in _jobsite_ids(s, seat) + donated:
+        total += _card(s, cid).get("defense", {}).get(risk, 0)
+        bonus, borrowed = _synergy(s, seat, cid, risk, donated)
+        total += bonus
+        if bonus and borrowed and out is not None:
+            out.append(rule("storm_war.synergy_everywhere", seat=seat, card=_key(s, cid)))
+    if ch and resolving:
+        total += ch["bonus"]
+    return total
+
+
+def _effective_risk(s: dict, seat: int, risk: str) -> int:
+    """The printed risk plus the Degrader (whose placer ignores it)."""
+    value = content.ENVIRONMENTS[s["env"]]["risks"][risk]
+    d = s["degrader"]
+    if d is not None and d["by"] != seat:
+        value += _card(s, d["id"]).get("risk", {}).get(risk, 0)
+    return value
+
+
+def _reward(env: dict, risk: str) -> tuple[int, str]:
+    """2, 3 or 4 cards for the lowest, middle or highest printed risk; a tie gives 3."""
+    value = env["risks"][risk]
+    others = [env["risks"][r] for r in RISKS if r != risk]
+    if value in others:
+        return REWARD["tied"], "tied"
+    rank = sum(1 for o in others if o < value)
+    name = ("lowest", "middle", "highest")[rank]
+    return REWARD[name], name
+
+
+# --------------------------------------------------------------------------
+# Applying an action
+
+def _check_payload(action) -> tuple[str, dict]:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        _fail("illegal", "That is not a move in Storm War.")
+    action = strip_label(action)
+    kind = action["type"]
+    if kind == "play":
+        if not {"type", "card"} <= set(action) <= PLAY_FIELDS:
+            _fail("illegal", "That move has the wrong details.")
+    elif kind not in FIELDS or set(action) != FIELDS[kind]:
+        _fail("illegal", "That is not a move in Storm War." if kind not in FIELDS else "That move has the wrong details.")
+    return kind, action
+
+
+def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
+    if actor == BOARD:
+        _fail("forbidden", "The board only shows the game; it cannot make moves.")
+    if actor == FACILITATOR:
+        _fail("forbidden", "The teacher cannot play for a trainee.")
+    if not _is_seat(state, actor):
+        _fail("forbidden", "That trainee is not at this table.")
+    if state["status"] != "playing":
+        _fail("game_over", "The game is over.")
+    kind, action = _check_payload(action)
+    offered = [strip_label(a) for a in actions(state, actor)]
+    if action not in offered:
+        _refuse(state, actor, kind, action)
+    s = clone(state)
+    out: list[dict] = []
+    if not s["announced"]:
+        s["announced"] = True
+        out.append(rule("storm_war.one_copy_each", cards=len(content.CARDS), environments=len(content.ENVIRONMENTS)))
+        out.append(rule("storm_war.reference_cards", names=[c["name"] for c in content.REFERENCES]))
+        out.append(rule("storm_war.combined_deck", cards=len(s["deck"])))
+    if s["demo_step"] is not None and actor == 0:
+        s["demo_step"] += 1
+    {"apply": _apply_card, "equip": _equip, "degrader": _place_degrader, "upgrade": _upgrade, "sue": _sue,
+     "shield": _shield, "challenge": _challenge, "skip": _skip, "donate": _donate, "pass": _pass,
+     "play": _play, "choose": _choose}[kind](s, actor, action, out)
+    _settle(s, out)
+    return s, out
+
+
+def _refuse(s: dict, seat: int, kind: str, action: dict):
+    """Say why an action that is not on offer is refused, in the student's words."""
+    waiting = _waiting(s)
+    if seat not in waiting:
+        names = join_names([_name(s, w) for w in waiting])
+        _fail("not_your_turn", f"The game is waiting for {names}.")
+    if s["choices"]:
+        _fail("illegal", "First finish the choice the game asked you for.")
+    if s["demo_step"] is not None and seat == 0:
+        _fail("illegal", "In the demo, follow the step on your screen: " + _demo_text(s))
+    if kind in ("play", "donate", "pass") and s["phase"] != "respond":
+        _fail("illegal", "That is only possible while a challenge is open.")
+    if kind in ("apply", "equip", "degrader", "upgrade", "sue", "shield", "challenge", "skip") \
+            and s["phase"] != "manage":
+        _fail("illegal", "That is only possible in your Management step.")
+    card = action.get("card")
+    if isinstance(card, str) and card not in s["faces"]:
+        _fail("stale", "That card is no longer there.")
+    _fail("illegal", "That move is not possible now.")
+
+
+# ---- Management -----------------------------------------------------------------
+
+def _apply_card(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    c = _card(s, cid)
+    s["hands"][seat].remove(cid)
+    section = SECTION_OF[c["type"]]
+    s["jobsites"][seat][section].append(cid)
+    out.append(log("apply", f"{_name(s, seat)} applied {c['name']}.", seat=seat, card=_key(s, cid)))
+    if c["type"] in ("preventative", "defender"):
+        out.append(rule("storm_war.shared_slots", seat=seat, card=_key(s, cid), section=section))
+    if c["type"] in ("mentor", "defender") and len(s["jobsites"][seat]["mentor"]) > BASE_LIMITS["mentor"]:
+        out.append(rule("storm_war.team_up", seat=seat, card=_key(s, cid)))
+
+
+def _equip(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    s["hands"][seat].remove(cid)
+    s["jobsites"][seat]["tools"].append({"id": cid, "on": action["on"]})
+    where = "themselves" if action["on"] == "self" else _cname(s, action["on"])
+    out.append(log("equip", f"{_name(s, seat)} equipped {_cname(s, cid)} on {where}.", seat=seat,
+                   card=_key(s, cid)))
+
+
+def _place_degrader(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    s["hands"][seat].remove(cid)
+    s["degrader"] = {"id": cid, "by": seat}
+    s["managed"]["degrader"] = True
+    env = content.ENVIRONMENTS[s["env"]]["name"]
+    out.append(log("degrader", f"{_name(s, seat)} placed {_cname(s, cid)} on {env}.", seat=seat, card=_key(s, cid)))
+    out.append(rule("storm_war.degrader_on_environment", seat=seat, card=_key(s, cid)))
+
+
+def _upgrade(s: dict, seat: int, action: dict, out: list) -> None:
+    out_id, cid = action["out"], action["card"]
+    j = s["jobsites"][seat]
+    old, new_card = _card(s, out_id), _card(s, cid)
+    s["hands"][seat].remove(cid)
+    section = SECTION_OF[old["type"]]
+    if section == "tools":
+        slot = next(t for t in j["tools"] if t["id"] == out_id)
+        slot["id"] = cid
+    else:
+        j[section][j[section].index(out_id)] = cid
+    s["managed"]["upgrade_or_sue"] = True
+    s["managed"]["returned"].append(_key(s, out_id))
+    if section == "mentor":
+        _release_tool(s, seat, out_id, out)
+    s["hands"][seat].append(_hide(s, out_id))
+    out.append(log("upgrade", f"{_name(s, seat)} upgraded: {old['name']} back to hand, {new_card['name']} in.",
+                   seat=seat, out=old["name"], card=new_card["name"]))
+    if old["type"] != new_card["type"]:
+        out.append(rule("storm_war.upgrade_same_section", seat=seat, out=old["type"], card=new_card["type"]))
+    _check_excess(s, seat, out)
+
+
+def _release_tool(s: dict, seat: int, mentor_id: str, out: list) -> None:
+    """A Mentor left the Jobsite: the Tool it carried goes back to the owner's hand."""
+    j = s["jobsites"][seat]
+    for t in [t for t in j["tools"] if t["on"] == mentor_id]:
+        j["tools"].remove(t)
+        name = _cname(s, t["id"])
+        s["hands"][seat].append(_hide(s, t["id"]))
+        out.append(log("tool_back", f"{name} went back to {_name(s, seat)}'s hand with its Mentor gone.",
+                       seat=seat))
+        out.append(rule("storm_war.mentor_tool_returns", seat=seat))
+
+
+def _sue(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    s["captured"][seat].remove(cid)
+    s["discard"].append(cid)
+    s["managed"]["upgrade_or_sue"] = True
+    out.append(log("sue", f"{_name(s, seat)} sued over {_cname(s, cid)} and draws 2.", seat=seat, card=_key(s, cid)))
+    _draw(s, seat, SUE_DRAW, out)
+
+
+def _shield(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    s["hands"][seat].remove(cid)
+    s["discard"].append(cid)
+    s["shield"][seat] = True
+    out.append(log("shield", f"{_name(s, seat)} played {_cname(s, cid)}: the first hostile Chaos card against "
+                             "them this turn is cancelled.", seat=seat))
+    out.append(rule("storm_war.hero_block_management", seat=seat))
+
+
+def _skip(s: dict, seat: int, action: dict, out: list) -> None:
+    out.append(log("skip", f"{_name(s, seat)} skipped the challenge.", seat=seat))
+    _draw(s, seat, 1, out)
+    _end_turn(s, out)
+
+
+def _challenge(s: dict, seat: int, action: dict, out: list) -> None:
+    risk = action["risk"]
+    env = content.ENVIRONMENTS[s["env"]]
+    s["phase"] = "respond"
+    s["challenge"] = {"seat": seat, "risk": risk, "stack": [], "donations": {}, "passes": [], "bonus": 0,
+                      "risk_bonus": 0}
+    out.append(log("challenge", f"{_name(s, seat)} challenges {env['name']}'s {risk.capitalize()} risk "
+                                f"({_effective_risk(s, seat, risk)}) with {risk.capitalize()} defense "
+                                f"{_defense(s, seat, risk)}.", seat=seat, risk=risk))
+    d = s["degrader"]
+    if d is not None and d["by"] == seat and _card(s, d["id"]).get("risk", {}).get(risk):
+        out.append(rule("storm_war.placer_ignores_degrader", seat=seat, card=_key(s, d["id"])))
+
+
+# ---- Respond ----------------------------------------------------------------------
+
+def _reset_passes(s: dict, out: list) -> None:
+    ch = s["challenge"]
+    if ch["passes"]:
+        out.append(rule("storm_war.passes_reset", passed=list(ch["passes"])))
+    ch["passes"] = []
+
+
+def _hostile_to(s: dict, seat: int, c: dict, action: dict) -> int | None:
+    """The trainee a one-time Chaos card works against, if any."""
+    ch = s["challenge"]
+    target = action.get("target", ch["seat"])
+    for e in c["effects"]:
+        op = e["op"]
+        if op == "defense" and e["amount"] < 0 and e["target"] == "challenger":
+            return ch["seat"]
+        if op == "risk" and e["amount"] > 0:
+            return ch["seat"]
+        if op in ("miss_draw", "skip_turn", "overbudget", "remove") or (op == "discard" and e["who"] == "challenger"):
+            return target
+    return None
+
+
+def _play(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    c = _card(s, cid)
+    ch = s["challenge"]
+    s["hands"][seat].remove(cid)
+    s["discard"].append(cid)
+    entry = {"seat": seat, "card": cid, "key": _key(s, cid), "choices": {k: v for k, v in action.items()
+                                                                       if k not in ("type", "card")},
+             "cancelled": False}
+    out.append(log("play", f"{_name(s, seat)} played {c['name']}.", seat=seat, card=_key(s, cid),
+                   choices=entry["choices"]))
+    if any(e["op"] == "block" for e in c["effects"]):
+        live = [x for x in ch["stack"] if not x["cancelled"] and not any(
+            e["op"] == "block" for e in content.card(x["key"])["effects"])]
+        if live:
+            live[-1]["cancelled"] = True
+            out.append(log("blocked", f"{c['name']} cancels {content.card(live[-1]['key'])['name']}.", seat=seat))
+        out.append(rule("storm_war.hero_block_cancels_last", seat=seat))
+    victim = _hostile_to(s, seat, c, action)
+    if victim is not None and victim != seat and s["shield"][victim]:
+        s["shield"][victim] = False
+        entry["cancelled"] = True
+        out.append(log("shielded", f"{_name(s, victim)}'s Hero Block cancels {c['name']}.", seat=victim))
+    if "target" not in action and any(e["op"] == "defense" and e["target"] == "self" for e in c["effects"]) \
+            and seat != ch["seat"]:
+        out.append(rule("storm_war.your_jobsite_is_the_player", seat=seat, card=_key(s, cid)))
+    if any(e.get("risk") == "choose" or e.get("who") == "choose" for e in c["effects"]):
+        out.append(rule("storm_war.choices_kept", seat=seat, card=_key(s, cid)))
+    ch["stack"].append(entry)
+    _reset_passes(s, out)
+
+
+def _donate(s: dict, seat: int, action: dict, out: list) -> None:
+    cid = action["card"]
+    ch = s["challenge"]
+    s["jobsites"][seat]["bmp"].remove(cid)
+    ch["donations"][str(seat)] = cid
+    out.append(log("donate", f"{_name(s, seat)} donated {_cname(s, cid)} to {_name(s, ch['seat'])} and draws 2.",
+                   seat=seat, card=_key(s, cid)))
+    if _card(s, cid)["type"] == "preventative":
+        out.append(rule("storm_war.shared_slots", seat=seat, card=_key(s, cid), section="bmp"))
+    challenger = ch["seat"]
+    if len(s["jobsites"][challenger]["bmp"]) + len(ch["donations"]) > _limits(s, challenger)["bmp"]:
+        out.append(rule("storm_war.donations_over_capacity", seat=challenger))
+    _draw(s, seat, DONATION_DRAW, out)
+    _check_excess(s, seat, out)
+    _reset_passes(s, out)
+
+
+def _pass(s: dict, seat: int, action: dict, out: list) -> None:
+    ch = s["challenge"]
+    ch["passes"].append(seat)
+    out.append(log("pass", f"{_name(s, seat)} passed.", seat=seat))
+    if len(ch["passes"]) == len(s["names"]):
+        ch["resolving"] = True
+        _resolve_stack(s, out)
+
+
+def _resolve_stack(s: dict, out: list) -> None:
+    """Everyone passed: the one-time Chaos cards take effect in the order they were played."""
+    ch = s["challenge"]
+    for entry in ch["stack"]:
+        if entry["cancelled"] or entry.get("done"):
+            continue
+        entry["done"] = True
+        for e in content.card(entry["key"])["effects"]:
+            _effect(s, entry, e, out)
+
+
+def _effect(s: dict, entry: dict, e: dict, out: list) -> None:
+    ch = s["challenge"]
+    seat, choices = entry["seat"], entry["choices"]
+    op = e["op"]
+    target = choices.get("target", ch["seat"])
+    if op == "defense":
+        risk = choices.get("risk", e["risk"])
+        helped = ch["seat"] if e["target"] == "challenger" else seat
+        if helped == ch["seat"] and risk == ch["risk"]:
+            ch["bonus"] += e["amount"]
+        out.append(rule("storm_war.one_time_modifiers", seat=seat, risk=risk, amount=e["amount"]))
+    elif op == "risk":
+        risk = ch["risk"] if e["risk"] == "challenged" else choices.get("risk", e["risk"])
+        if risk == ch["risk"]:
+            ch["risk_bonus"] += e["amount"]
+        out.append(rule("storm_war.one_time_modifiers", seat=seat, risk=risk, amount=e["amount"]))
+    elif op == "draw":
+        for p in (list(_seats(s)) if e["who"] == "each" else [seat]):
+            _draw(s, p, e["count"], out)
+    elif op == "discard":
+        victims = [ch["seat"]] if e["who"] == "challenger" else [p for p in _seats(s) if p != seat]
+        for p in victims:
+            _ask_discard(s, p, e["from"], e["count"], out, why=content.card(entry["key"])["name"])
+    elif op == "miss_draw":
+        if s["miss_draw"][target]:
+            out.append(rule("storm_war.one_draw_block", seat=target))
+        s["miss_draw"][target] = True
+        out.append(log("miss_draw", f"{_name(s, target)} will miss their next draw.", seat=target))
+    elif op == "skip_turn":
+        s["skips"][target] += 1
+        out.append(log("skip_turn", f"{_name(s, target)} will skip a turn.", seat=target))
+        if s["skips"][target] > 1:
+            out.append(rule("storm_war.skips_accumulate", seat=target, skips=s["skips"][target]))
+    elif op == "overbudget":
+        j = s["jobsites"][target]
+        gone = []
+        tool = choices.get("tool")
+        if tool and any(t["id"] == tool for t in j["tools"]):
+            j["tools"] = [t for t in j["tools"] if t["id"] != tool]
+            s["discard"].append(tool)
+            gone.append(_cname(s, tool))
+        mentor = choices.get("mentor")
+        if mentor and mentor in j["mentor"]:
+            j["mentor"].remove(mentor)
+            s["discard"].append(mentor)
+            gone.append(_cname(s, mentor))
+            _release_tool(s, target, mentor, out)
+        out.append(log("overbudget", f"Over budget: {_name(s, target)} discards {' and '.join(gone) or 'nothing'}.",
+                       seat=target))
+        out.append(rule("storm_war.overbudget_tools_first", seat=target))
+        _check_excess(s, target, out)
+    elif op == "remove":
+        pick = choices.get("pick")
+        j = s["jobsites"][target]
+        section = e["section"]
+        on_site = [t["id"] for t in j["tools"]] if section == "tools" else j[section]
+        if pick in on_site:
+            if section == "tools":
+                j["tools"] = [t for t in j["tools"] if t["id"] != pick]
+            else:
+                j[section].remove(pick)
+            s["discard"].append(pick)
+            out.append(log("remove", f"{_cname(s, pick)} was removed from {_name(s, target)}'s Jobsite.", seat=target))
+            _check_excess(s, target, out)
+    elif op == "perfect":
+        owner = choices["jobsite"]
+        best = max((_card(s, c)["defense"].get(ch["risk"], 0) for c in s["jobsites"][owner]["bmp"]), default=0)
+        ch["bonus"] += best
+        out.append(log("perfect", f"Perfect Treatment adds {best} from {_name(s, owner)}'s best BMP.", seat=seat))
+        if owner != ch["seat"]:
+            out.append(rule("storm_war.perfect_any_jobsite", seat=seat, jobsite=owner))
+
+
+def _resolve_challenge(s: dict, out: list) -> None:
+    ch = s["challenge"]
+    seat, risk = ch["seat"], ch["risk"]
+    env = content.ENVIRONMENTS[s["env"]]
+    defense = _defense(s, seat, risk, resolving=True, out=out)
+    needed = _effective_risk(s, seat, risk) + ch["risk_bonus"]
+    s["last"] = {"seat": seat, "risk": risk, "environment": env["name"], "defense": defense, "needed": needed,
+                 "success": defense >= needed}
+    if defense < needed:
+        for owner, cid in ch["donations"].items():
+            s["jobsites"][int(owner)]["bmp"].append(cid)
+        out.append(log("failure", f"{_name(s, seat)} fell short: {risk.capitalize()} defense {defense} against "
+                                  f"risk {needed}. The Jobsite stays; donations go back.", seat=seat,
+                       defense=defense, risk=needed))
+        _end_turn(s, out)
+        return
+    count, rank = _reward(env, risk)
+    if needed != env["risks"][risk]:
+        out.append(rule("storm_war.reward_uses_printed_risk", seat=seat, risk=risk))
+    s["claimed"][seat].append(s["env"])
+    if s["degrader"] is not None:
+        s["captured"][seat].append(s["degrader"]["id"])
+        s["degrader"] = None
+    j = s["jobsites"][seat]
+    if j["tools"]:
+        out.append(rule("storm_war.cleanup_discards_tools", seat=seat))
+    s["discard"] += _jobsite_ids(s, seat) + list(ch["donations"].values())
+    ch["donations"] = {}
+    s["jobsites"][seat] = {"bmp": [], "chaos": [], "mentor": [], "tools": []}
+    out.append(log("success", f"{_name(s, seat)} cleaned up {env['name']}: {risk.capitalize()} defense {defense} "
+                              f"against risk {needed}. {count} cards for the {rank} risk.", seat=seat,
+                   environment=s["env"], defense=defense, risk=needed, reward=count))
+    _draw(s, seat, count, out)
+    if len(s["claimed"][seat]) >= s["goal"]:
+        _end(s, [seat], f"{_name(s, seat)} cleaned up {s['goal']} Environment{'s' if s['goal'] > 1 else ''}", out)
+        return
+    if not s["envs"]:
+        best = max(len(c) for c in s["claimed"])
+        out.append(rule("storm_war.environments_run_out"))
+        _end(s, [p for p in _seats(s) if len(s["claimed"][p]) == best], "every Environment has been cleaned up",
+             out)
+        return
+    s["env"] = s["envs"].pop(0)
+    out.append(log("reveal", f"The next Environment is {content.ENVIRONMENTS[s['env']]['name']}.",
+                   environment=s["env"]))
+    _end_turn(s, out)
+
+
+# ---- Required choices ---------------------------------------------------------------
+
+def _ask_discard(s: dict, seat: int, where: str, count: int, out: list, *, why: str) -> None:
+    pool = s["hands"][seat] if where == "hand" else s["jobsites"][seat]["bmp"]
+    if len(pool) < count:
+        out.append(rule("storm_war.discard_what_there_is", seat=seat, asked=count, available=len(pool)))
+    for _ in range(min(count, len(pool))):
+        s["choices"].append({"seat": seat, "kind": where, "why": why})
+
+
+def _check_excess(s: dict, seat: int, out: list) -> None:
+    """A capacity bonus left: the owner chooses which excess cards to discard."""
+    limits = _limits(s, seat)
+    for section in ("bmp", "chaos", "mentor", "tools"):
+        over = _count(s, seat, section) - limits[section]
+        queued = sum(1 for c in s["choices"] if c["seat"] == seat and c.get("section") == section)
+        if over > queued:
+            out.append(rule("storm_war.excess_after_capacity", seat=seat, section=section, over=over))
+            for _ in range(over - queued):
+                s["choices"].append({"seat": seat, "kind": "excess", "section": section, "why": "capacity"})
+
+
+def _choose(s: dict, seat: int, action: dict, out: list) -> None:
+    c = s["choices"].pop(0)
+    cid = action["card"]
+    j = s["jobsites"][seat]
+    name = _cname(s, cid)
+    if c["kind"] == "hand":
+        s["hands"][seat].remove(cid)
+    elif c["kind"] == "bmp":
+        j["bmp"].remove(cid)
+    elif c["section"] == "tools":
+        j["tools"] = [t for t in j["tools"] if t["id"] != cid]
+    else:
+        j[c["section"]].remove(cid)
+        if c["section"] == "mentor":
+            _release_tool(s, seat, cid, out)
+    s["discard"].append(cid)
+    out.append(log("discard", f"{_name(s, seat)} discarded {name}.", seat=seat, card=_key(s, cid)))
+    if c["kind"] != "hand":
+        _check_excess(s, seat, out)
+
+
+def _settle(s: dict, out: list) -> None:
+    """After any move: once no choice is pending, a fully passed challenge resolves."""
+    ch = s["challenge"]
+    if s["status"] == "playing" and not s["choices"] and ch is not None and ch.get("resolving"):
+        _resolve_stack(s, out)
+        if not s["choices"]:
+            _resolve_challenge(s, out)
+
+
+# ---- Turns, drawing and the end ---------------------------------------------------------
+
+def _draw(s: dict, seat: int, count: int, out: list) -> None:
+    drawn = 0
+    for _ in range(count):
+        if not s["deck"]:
+            if not s["discard"]:
+                out.append(rule("storm_war.draw_what_there_is", seat=seat, asked=count, drawn=drawn))
+                break
+            s["deck"] = [_hide(s, c) for c in s["discard"]]
+            s["discard"] = []
+            _shuffle(s, s["deck"])
+            out.append(rule("storm_war.reshuffle_discards", cards=len(s["deck"])))
+        cid = s["deck"].pop(0)
+        s["hands"][seat].append(cid)
+        drawn += 1
+        out.append(log("drew_card", f"You drew {_cname(s, cid)}.", visible_to=[seat], seat=seat, card=_key(s, cid)))
+    if drawn:
+        out.append(log("draw", f"{_name(s, seat)} drew {drawn} card{'s' if drawn != 1 else ''}.", seat=seat,
+                       cards=drawn))
+
+
+def _start_turn(s: dict, out: list) -> None:
+    """The automatic draw (or a skipped turn, or a missed draw)."""
+    n = len(s["names"])
+    for _ in range(4 * n * (max(s["skips"]) + 1)):
+        seat = s["turn"]
+        if s["skips"][seat] <= 0:
+            break
+        s["skips"][seat] -= 1
+        out.append(log("skipped", f"{_name(s, seat)} skips this turn.", seat=seat))
+        s["turn"] = (seat + 1) % n
+        s["turn_no"] += 1
+    seat = s["turn"]
+    if s["miss_draw"][seat]:
+        s["miss_draw"][seat] = False
+        out.append(log("missed_draw", f"{_name(s, seat)} misses this draw.", seat=seat))
+    else:
+        _draw(s, seat, 1, out)
+    out.append(log("turn", f"{_name(s, seat)}'s turn.", seat=seat, turn=s["turn_no"]))
+
+
+def _end_turn(s: dict, out: list) -> None:
+    s["shield"][s["turn"]] = False
+    s["challenge"] = None
+    s["phase"] = "manage"
+    s["managed"] = {"degrader": False, "upgrade_or_sue": False, "returned": []}
+    s["turn"] = (s["turn"] + 1) % len(s["names"])
+    s["turn_no"] += 1
+    _start_turn(s, out)
+
+
+def _end(s: dict, winners: list[int], reason: str, out: list) -> None:
+    if len(winners) > 1:
+        out.append(rule("storm_war.tied_environments", winners=winners))
+    s["status"] = "over"
+    s["choices"] = []
+    if s["challenge"] is not None:   # ended mid-challenge: donations go back to their owners
+        for owner, cid in s["challenge"]["donations"].items():
+            s["jobsites"][int(owner)]["bmp"].append(cid)
+        s["challenge"] = None
+    ranking = sorted(_seats(s), key=lambda p: (-len(s["claimed"][p]), p))
+    s["result"] = {"winners": winners, "ranking": ranking, "scores": [len(c) for c in s["claimed"]],
+                   "reason": reason}
+    out.append(log("game_over", f"Game over: {reason}. {join_names([_name(s, w) for w in winners])} "
+                                f"win{'s' if len(winners) == 1 else ''}!", winners=winners))
+
+
+def finish(state: dict) -> tuple[dict, list[dict]]:
+    if state["status"] != "playing":
+        _fail("game_over", "The game is over.")
+    s = clone(state)
+    out = [log("end", "The teacher ended the game.")]
+    best = max(len(c) for c in s["claimed"])
+    _end(s, [p for p in _seats(s) if len(s["claimed"][p]) == best], "the teacher ended the game", out)
+    return s, out
+
+
+def result(state: dict):
+    return state["result"]
+
+
+# --------------------------------------------------------------------------
+# The guided demo
+
+DEMO_STEPS = 6
+
+
+def _demo_allows(s: dict):
+    step = s["demo_step"]
+    keys = content.DEMO_CARDS
+
+    def allowed(a: dict) -> bool:
+        if step < 3:
+            return a["type"] == "apply" and _key(s, a["card"]) == keys[step]
+        if step == 3:
+            return a["type"] == "equip" and _key(s, a["card"]) == keys[3]
+        if step == 4:
+            return a["type"] == "challenge" and a["risk"] in ("toxic", "nutrient")
+        return a["type"] in ("pass", "choose")
+    return allowed
+
+
+def _demo_text(s: dict) -> str:
+    step = s["demo_step"]
+    names = [content.card(k)["name"] for k in content.DEMO_CARDS]
+    if step < 3:
+        return f"Step {step + 1} of {DEMO_STEPS}: apply {names[step]} to your Jobsite."
+    if step == 3:
+        return f"Step 4 of {DEMO_STEPS}: equip the Tool {names[3]}."
+    if step == 4:
+        return (f"Step 5 of {DEMO_STEPS}: challenge City's Toxic risk (12) or Nutrient risk (10): your defense is "
+                "12 in both.")
+    return f"Step 6 of {DEMO_STEPS}: pass, and the challenge resolves once the practice rival has passed too."
+
+
+# --------------------------------------------------------------------------
+# Views
+
+def _jobsite_view(s: dict, seat: int) -> dict:
+    j = s["jobsites"][seat]
+
+    def shown(cid):
+        return dict(content.public_card(_key(s, cid)), id=cid)
+    return {"bmp": [shown(c) for c in j["bmp"]], "chaos": [shown(c) for c in j["chaos"]],
+            "mentor": [shown(c) for c in j["mentor"]],
+            "tools": [dict(shown(t["id"]), on=t["on"]) for t in j["tools"]],
+            "limits": _limits(s, seat),
+            "defense": {r: _defense(s, seat, r) for r in RISKS}}
+
+
+def _prompt_text(s: dict, viewer) -> str:
+    if s["status"] != "playing":
+        return "The game is over."
+    mine = _is_seat(s, viewer) and viewer in _waiting(s)
+    if s["choices"]:
+        c = s["choices"][0]
+        what = {"hand": "a card from your hand", "bmp": "a BMP from your Jobsite",
+                "excess": f"a card from your {c.get('section')} section (over its limit)"}[c["kind"]]
+        return f"Choose {what} to discard ({c['why']})." if mine else \
+            f"{_name(s, c['seat'])} is choosing a card to discard."
+    if s["demo_step"] is not None and viewer == 0:
+        return _demo_text(s)
+    turn = _name(s, s["turn"])
+    if s["phase"] == "respond":
+        ch = s["challenge"]
+        what = f"{_name(s, ch['seat'])}'s {ch['risk'].capitalize()} challenge"
+        if mine:
+            return f"Respond to {what}: play a Chaos card, donate a BMP, or pass."
+        return f"Respond step of {what}: waiting for {join_names([_name(s, w) for w in _waiting(s)])} to pass."
+    if mine:
+        return "Your turn: manage your Jobsite, then challenge a risk or skip."
+    return f"{turn} is managing their Jobsite."
+
+
+def view(state: dict, viewer) -> dict:
+    s = state
+    env = content.public_environment(s["env"]) if s["env"] else None
+    ch = s["challenge"]
+    challenge = None
+    if ch is not None:
+        challenge = {"seat": ch["seat"], "risk": ch["risk"], "passes": list(ch["passes"]),
+                     "defense": _defense(s, ch["seat"], ch["risk"]),
+                     "risk_value": _effective_risk(s, ch["seat"], ch["risk"]),
+                     "stack": [dict(content.public_card(x["key"]), seat=x["seat"], choices=x["choices"],
+                                    cancelled=x["cancelled"]) for x in ch["stack"]],
+                     "donations": [dict(content.public_card(_key(s, cid)), seat=int(p), id=cid)
+                                   for p, cid in ch["donations"].items()]}
+    public = {
+        "status": s["status"], "names": list(s["names"]), "turn": s["turn"], "turn_no": s["turn_no"],
+        "phase": s["phase"], "goal": s["goal"], "demo": s["demo_step"] is not None,
+        "environment": env, "effective_risks": ({r: _effective_risk(s, s["turn"], r) for r in RISKS}
+                                                if env else None),
+        "degrader": (dict(content.public_card(_key(s, s["degrader"]["id"])), by=s["degrader"]["by"])
+                     if s["degrader"] else None),
+        "environments_left": len(s["envs"]),
+        "players": [{"seat": p, "name": s["names"][p], "hand": len(s["hands"][p]),
+                     "claimed": [content.ENVIRONMENTS[e]["name"] for e in s["claimed"][p]],
+                     "captured": [dict(content.public_card(_key(s, c)), id=c) for c in s["captured"][p]],
+                     "jobsite": _jobsite_view(s, p), "skips": s["skips"][p], "miss_draw": s["miss_draw"][p],
+                     "shield": s["shield"][p]} for p in _seats(s)],
+        "deck": len(s["deck"]), "discard": len(s["discard"]),
+        "discard_top": content.public_card(_key(s, s["discard"][-1])) if s["discard"] else None,
+        "challenge": challenge, "choice": ({"seat": s["choices"][0]["seat"], "kind": s["choices"][0]["kind"]}
+                                           if s["choices"] else None),
+        "last": s["last"], "waiting_for": _waiting(s), "result": s["result"],
+        "options": dict(s["options"]),
+    }
+    private = {}
+    if _is_seat(s, viewer):
+        private = {"seat": viewer,
+                   "hand": [dict(content.public_card(_key(s, c)), id=c) for c in s["hands"][viewer]],
+                   "returned": list(s["managed"]["returned"]) if viewer == s["turn"] else []}
+    return {"public": public, "private": private, "prompt": prompt(_waiting(s), _prompt_text(s, viewer))}
+
+
+# --------------------------------------------------------------------------
+# The computer player: sees only its own view and legal actions
+
+def bot(seen: dict, offered: list[dict], rng) -> dict | None:
+    if not offered:
+        return None
+    public, private = seen["public"], seen["private"]
+    by_type: dict[str, list[dict]] = {}
+    for a in offered:
+        by_type.setdefault(a["type"], []).append(a)
+    hand = {c["id"]: c for c in private.get("hand", [])}
+    if "choose" in by_type:
+        # Give up the card worth least (its total defense; chaos cards count 2).
+        def worth(a):
+            c = hand.get(a["card"]) or _public_card_by_id(public, a["card"]) or {}
+            return (sum(c.get("defense", {}).values()) if "defense" in c else 2, a["card"])
+        return min(by_type["choose"], key=worth)
+    if public["phase"] == "respond" and "pass" in by_type:
+        return _bot_respond(public, by_type, hand, rng, private["seat"])
+    for kind in ("apply", "equip"):
+        if kind in by_type:
+            return max(by_type[kind], key=lambda a: (sum(hand[a["card"]].get("defense", {}).values()), a["card"]))
+    if "sue" in by_type:
+        return by_type["sue"][0]
+    if "degrader" in by_type and not public["demo"]:
+        return by_type["degrader"][0]
+    if "upgrade" in by_type:
+        def gain(a):
+            me = public["players"][public["turn"]]["jobsite"]
+            out = next((c for sec in ("bmp", "chaos", "mentor", "tools") for c in me[sec] if c["id"] == a["out"]), {})
+            return sum(hand[a["card"]].get("defense", {}).values()) - sum(out.get("defense", {}).values())
+        best = max(by_type["upgrade"], key=gain)
+        if gain(best) > 0:
+            return best
+    if "challenge" in by_type:
+        me = public["players"][public["turn"]]["jobsite"]["defense"]
+        risks = public["effective_risks"]
+        margin = {a["risk"]: me[a["risk"]] - risks[a["risk"]] for a in by_type["challenge"]}
+        best = max(by_type["challenge"], key=lambda a: (margin[a["risk"]], a["risk"]))
+        if margin[best["risk"]] >= 0:
+            return best
+    return (by_type.get("skip") or offered)[0]
+
+
+def _public_card_by_id(public: dict, cid: str) -> dict | None:
+    for p in public["players"]:
+        for sec in ("bmp", "chaos", "mentor", "tools"):
+            for c in p["jobsite"][sec]:
+                if c["id"] == cid:
+                    return c
+    return None
+
+
+def _bot_respond(public: dict, by_type: dict, hand: dict, rng, seen_seat: int) -> dict:
+    ch = public["challenge"]
+    me = seen_seat
+    margin = ch["defense"] - ch["risk_value"]
+    plays = by_type.get("play", [])
+    if ch["seat"] == me:
+        helpful = [a for a in plays if _bot_effect(hand[a["card"]], a, ch, me) > 0]
+        if margin < 0 and helpful:
+            return max(helpful, key=lambda a: _bot_effect(hand[a["card"]], a, ch, me))
+        return by_type["pass"][0]
+    if public["demo"]:
+        return by_type["pass"][0]
+    if margin >= 0:
+        hostile = [a for a in plays if _bot_effect(hand[a["card"]], a, ch, me) < 0]
+        if hostile:
+            return min(hostile, key=lambda a: _bot_effect(hand[a["card"]], a, ch, me))
+    else:
+        donations = by_type.get("donate", [])   # a failing challenge hands the BMP back: 2 free cards
+        if donations and margin + max(d.get("defense", {}).get(ch["risk"], 0) for d in
+                                      [_public_card_by_id(public, a["card"]) or {} for a in donations]) < 0:
+            return donations[0]
+    return by_type["pass"][0]
+
+
+def _bot_effect(card: dict, action: dict, ch: dict, me: int) -> int:
+    """Roughly how much a one-time card moves the challenger's margin (+ helps, - hurts)."""
+    total = 0
+    for e in content.card(card["key"]).get("effects", []):   # printed on the card: public knowledge
+        risk = action.get("risk", e.get("risk"))
+        if e["op"] == "defense" and (risk == ch["risk"] or e.get("risk") == "choose"):
+            if e["target"] == "challenger" or me == ch["seat"]:
+                total += e["amount"]
+        elif e["op"] == "risk" and (risk in (ch["risk"], "challenged") or e.get("risk") == "choose"):
+            total -= e["amount"]
+    return total
