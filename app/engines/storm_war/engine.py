@@ -929,6 +929,7 @@ def _end(s: dict, winners: list[int], reason: str, out: list) -> None:
     if len(winners) > 1:
         out.append(rule("storm_war.tied_environments", winners=winners))
     s["status"] = "over"
+    s["phase"] = "over"
     s["choices"] = []
     if s["challenge"] is not None:   # ended mid-challenge: donations go back to their owners
         for owner, cid in s["challenge"]["donations"].items():
@@ -969,7 +970,7 @@ def _demo_allows(s: dict):
         if step < 3:
             return a["type"] == "apply" and _key(s, a["card"]) == keys[step]
         if step == 3:
-            return a["type"] == "equip" and _key(s, a["card"]) == keys[3]
+            return a["type"] == "equip" and _key(s, a["card"]) == keys[3] and a["on"] == "self"
         if step == 4:
             return a["type"] == "challenge" and a["risk"] in ("toxic", "nutrient")
         return a["type"] in ("pass", "choose")
@@ -982,7 +983,7 @@ def _demo_text(s: dict) -> str:
     if step < 3:
         return f"Step {step + 1} of {DEMO_STEPS}: apply {names[step]} to your Jobsite."
     if step == 3:
-        return f"Step 4 of {DEMO_STEPS}: equip the Tool {names[3]}."
+        return f"Step 4 of {DEMO_STEPS}: equip the Tool {names[3]} on yourself."
     if step == 4:
         return (f"Step 5 of {DEMO_STEPS}: challenge City's Toxic risk (12) or Nutrient risk (10): your defense is "
                 "12 in both.")
