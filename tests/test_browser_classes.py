@@ -31,7 +31,7 @@ def test_a_class_session_from_the_overview(server, browser):  # noqa: F811
     fac.get_by_label("Name").fill("teacher")
     fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
-    fac.get_by_label("Table size").select_option("3")
+    fac.locator("#class-war-size").select_option("3")
     fac.get_by_role("button", name="Create a War class session").click()
     fac.wait_for_url(re.compile(r"/facilitator/classes/[A-Z0-9]{6}$"))
     code = fac.url.rsplit("/", 1)[1]

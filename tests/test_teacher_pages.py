@@ -224,7 +224,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
         shot(fac, "teacher-dashboard-welcome")
         problems = {"dashboard welcome": violations(fac)}
 
-        fac.get_by_label("Table size").select_option("2")
+        fac.locator("#class-war-size").select_option("2")
         fac.get_by_role("button", name="Create a War class session").click()
         fac.wait_for_url(re.compile(r"/facilitator/classes/[A-Z0-9]{6}$"))
         code = fac.url.rsplit("/", 1)[1]

@@ -194,7 +194,10 @@ export function genericView(payload, ctx) {
       p.seat === payload.seat ? h("span", { class: "badge" }, "you") : null,
       waiting.has(p.seat) ? h("span", { class: "badge" }, "to act") : null))));
   parts.push(logList(ctx.log ? ctx.log() : payload.log || []));
-  if (ctx.act && payload.actions.length) parts.push(h("div", { class: "thumb-zone" }, actionControls(payload.actions, ctx.act)));
+  // (The teacher's page lists the game's decisions in its own "Game decisions" box.)
+  if (ctx.act && ctx.role !== "facilitator" && payload.actions.length) {
+    parts.push(h("div", { class: "thumb-zone" }, actionControls(payload.actions, ctx.act)));
+  }
   return h("section", { class: "card generic-game game-view", "aria-label": payload.title }, parts);
 }
 
