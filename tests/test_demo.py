@@ -337,7 +337,7 @@ def test_the_gallery_lists_every_storm_war_card_environment_and_reference(app):
     page = app.test_client().get(f"/games/{GAME}/cards")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
-    items = re.findall(r'<li class="gallery-card tone-\d" data-type="([a-z_]+)">', html)
+    items = re.findall(r'<li class="gallery-card tone-\d+" data-type="([a-z_]+)">', html)
     assert len(items) == 143 + 21 + 5
     assert items.count("environment") == 21 and items.count("reference") == 5
     assert len([t for t in items if t not in ("environment", "reference")]) == 143
@@ -365,3 +365,66 @@ def test_the_gallery_escapes_text_and_is_missing_for_games_without_one(app, monk
     html = client.get(f"/games/{GAME}/cards").get_data(as_text=True)
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<img src=x" not in html and "&lt;n&gt;" in html and "a &amp; b" in html and "<b>T</b>" not in html
+
+
+# ------------------------------------------------------------------ browser
+from browser import PHONE, browser, no_dialogs, server, shot  # noqa: E402,F401,F811  (fixtures)
+
+
+@pytest.mark.browser
+def test_the_guided_demo_from_the_home_page_to_the_win(server, browser):  # noqa: F811
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    dialogs = no_dialogs(page)
+    page.goto(server.url + "/")
+    page.get_by_role("button", name="Try the guided demo: Storm War").click()
+    page.wait_for_url(re.compile(r"/join/[A-Z0-9]{6}$"))
+    code = page.url.rsplit("/", 1)[1]
+    stored = page.evaluate("c => localStorage.getItem('cg.seat.' + c)", code)
+    assert stored and stored not in page.url
+    page.get_by_text("Step 1 of 6").first.wait_for()
+    for n, label in enumerate(DEMO_STEPS, 1):
+        page.get_by_text(f"Step {n} of 6").first.wait_for()
+        page.get_by_role("button", name=label, exact=True).click()
+    page.get_by_text("You won!").first.wait_for()
+    shot(page, "storm-war-demo-won-360")
+    # A reload keeps the seat (the stored token resumes it).
+    page.reload()
+    page.get_by_text("You won!").first.wait_for()
+    assert dialogs == []
+    context.close()
+
+
+@pytest.mark.browser
+def test_the_card_gallery_filters_and_passes_axe(server, browser):  # noqa: F811
+    from test_accessibility import violations
+
+    for viewport, name in ((PHONE, "360"), ({"viewport": {"width": 1280, "height": 900}}, "desktop")):
+        context = browser.new_context(bypass_csp=True, reduced_motion="reduce", **viewport)
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.get_by_role("link", name="See every Storm War card").click()
+        cards = page.locator(".gallery-card")
+        page.get_by_label("Search by name or text").wait_for()
+        assert cards.count() == 169
+        visible = lambda: page.locator(".gallery-card:visible").count()  # noqa: E731
+        assert visible() == 169
+        assert violations(page) == []
+        page.get_by_role("button", name="Environment (21)").click()
+        assert visible() == 21 and page.get_by_role("heading", name=re.compile("^Environments")).is_visible()
+        assert page.get_by_role("heading", name=re.compile("^BMPs")).is_hidden()
+        page.get_by_role("button", name="Reference only (5)").click()
+        assert visible() == 5
+        page.get_by_role("button", name=re.compile(r"^All \(169\)")).click()
+        page.get_by_label("Search by name or text").fill("check dam")
+        assert visible() >= 1 and page.locator(".gallery-card:visible .gallery-name").first.inner_text() == "Check Dam"
+        assert "Showing" in page.locator("#gallery-count").inner_text()
+        page.get_by_label("Search by name or text").fill("zzzz no such card")
+        assert visible() == 0 and page.get_by_text("No card matches").is_visible()
+        page.get_by_label("Search by name or text").fill("")
+        assert visible() == 169
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= page.viewport_size["width"], f"horizontal scroll at {name}"
+        assert violations(page) == []
+        shot(page, f"gallery-{name}")
+        context.close()

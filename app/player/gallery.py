@@ -21,13 +21,13 @@ def _gallery_helpers():
 
 
 def _types(data: dict) -> list[dict]:
-    """The item types in order of first appearance, each with a tone (0-7) for its colour band."""
+    """The item types in order of first appearance, each with a tone (0-9) for its colour band."""
     seen: dict[str, dict] = {}
     for section in data.get("sections", []):
         for item in section.get("items", []):
             if item["type"] not in seen:
                 seen[item["type"]] = {"key": item["type"], "label": item.get("type_label") or item["type"],
-                                      "tone": len(seen) % 8, "count": 0}
+                                      "tone": len(seen) % 10, "count": 0}
             seen[item["type"]]["count"] += 1
     return list(seen.values())
 
