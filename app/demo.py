@@ -38,7 +38,7 @@ from app.tables import ServiceError, TableService
 DEFAULTS = {
     "DEMO_PER_CLIENT": 5,          # demos one client address may open ...
     "DEMO_WINDOW": 600,            # ... per this many seconds
-    "DEMO_GLOBAL_MAX": 200,        # facilitator-less demos at once, all clients together
+    "DEMO_GLOBAL_MAX": 500,        # facilitator-less demos at once, all clients together
     "DEMO_MAX_AGE": 86400,         # seconds a facilitator-less demo is kept
     "DEMO_CLEANUP_EVERY": 600,     # seconds between the timer loop's clean-ups
 }
@@ -131,12 +131,15 @@ class DemoService:
             if not rows:
                 return []
             ids = [r.id for r in rows]
+            tokens = s.execute(select(Seat.token_hash).where(Seat.table_id.in_(ids))).scalars().all()
             for model in (Event, Note, Seat):
                 s.execute(delete(model).where(model.table_id.in_(ids)))
             s.execute(delete(GameTable).where(GameTable.id.in_(ids), GameTable.facilitator_id == None))  # noqa: E711
             s.commit()
         for r in rows:
             self.tables.forget(r.code)
+        for token_hash in tokens:
+            self.tables._by_token.pop(token_hash, None)
         return [r.code for r in rows]
 
     def cleanup_due(self) -> list[str]:
