@@ -42,6 +42,8 @@ def create_app(overrides: dict | None = None):
     app.extensions["classes"] = ClassService(db, tables)
     from app.banks import BankService
     app.extensions["banks"] = BankService(db)
+    from app.demo import DemoService
+    app.extensions["demos"] = DemoService(tables, app.config)
 
     from app.api import bp as api_bp
     from app.facilitator import bp as facilitator_bp

@@ -61,6 +61,19 @@ def new_revision_db(message: str) -> None:
                "then run the tests in tests/test_migrations.py.")
 
 
+demos_cli = AppGroup("demos", help="Guided demo tables opened from the home page.")
+
+
+@demos_cli.command("cleanup")
+@click.option("--max-age", type=float, default=None,
+              help="Delete demos older than this many seconds (default: DEMO_MAX_AGE, a day).")
+def cleanup_demos(max_age: float | None) -> None:
+    """Delete the guided demos opened without an account that are older than a day."""
+    codes = current_app.extensions["demos"].cleanup(max_age=max_age)
+    click.echo(f"Deleted {len(codes)} guided demo table{'s' if len(codes) != 1 else ''}.")
+
+
 def register(app) -> None:
     app.cli.add_command(facilitator_cli)
     app.cli.add_command(db_cli)
+    app.cli.add_command(demos_cli)

@@ -10,6 +10,9 @@
 | BOT_DELAY_SCALE         | 1.0 (0 makes computer moves instant)  |
 | SOCKET_RATE/SOCKET_BURST| 10 messages/s after a burst of 30     |
 | GAME_MODULES            | (none) extra game packages, comma-separated |
+| DEMO_PER_CLIENT/_WINDOW | 5 guided demos per address per 600 s  |
+| DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
+| DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
 """
 from __future__ import annotations
 
@@ -50,6 +53,9 @@ def from_environment() -> dict:
         "SOCKET_BURST": float(os.environ.get("SOCKET_BURST", "30")),
         # Extra game packages by dotted name, comma-separated (games under app/engines/ need none).
         "GAME_MODULES": [m for m in os.environ.get("GAME_MODULES", "").split(",") if m.strip()],
+        # Guided demos from the home page (app/demo.py): per address per window, at once, kept for.
+        **{key: float(os.environ[key]) for key in ("DEMO_PER_CLIENT", "DEMO_WINDOW", "DEMO_GLOBAL_MAX",
+                                                   "DEMO_MAX_AGE") if os.environ.get(key)},
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

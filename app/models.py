@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Optional
 
+import sqlalchemy as sa
 from sqlalchemy import JSON, BigInteger, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
@@ -78,8 +79,12 @@ class GameTable(SQLModel, table=True):
     # `next_due_at` is the earliest due time, indexed so any process can find it.
     timers: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}"))
     next_due_at: Optional[float] = Field(default=None, index=True)
-    facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
+    # None only for a guided demo opened from the home page: no one moderates it and
+    # it is deleted a day later (app/demo.py).
+    facilitator_id: Optional[int] = Field(default=None, foreign_key="facilitator.id", index=True)
     class_id: Optional[int] = Field(default=None, foreign_key="class_session.id", index=True)
+    # A guided demo (GameSpec.demo): its computer seats join when its visitor does.
+    demo: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -206,6 +206,9 @@ class Scheduler:
                         next_poll = now + POLL_SECONDS
                         for code, _due in self.tables.due_tables(now):
                             codes.setdefault(code, True)
+                        demos = self.app.extensions.get("demos")
+                        if demos is not None:  # a day-old guided demo is deleted (app/demo.py)
+                            demos.cleanup_due()
                     for code, from_db in codes.items():
                         # One move per table per round, then let the sockets run: the
                         # database calls do not yield, and a long burst of moves would
@@ -389,7 +392,7 @@ def on_watch(conn: Connection, payload):
     if classes.find(code):  # a class code: the class overview
         return _watch_class(conn, code, role)
     table = tables.get(code)
-    if role == "facilitator" and table.facilitator_id != conn.facilitator_id:
+    if role == "facilitator" and (table.facilitator_id is None or table.facilitator_id != conn.facilitator_id):
         raise ServiceError("forbidden", "Only the table's facilitator can watch it as facilitator.")
     if conn.watching:
         leave_room(f"{'fac' if conn.watching_as == 'facilitator' else 'board'}:{conn.watching}")

@@ -35,7 +35,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from app import engines
-from app.engines.contract import IllegalAction, entry_visible, strip_label
+from app.engines.contract import IllegalAction, entry_visible, join_names, strip_label
 from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
 from app.wire import dumps_compact
 from app.security import InputError, clean_name, clean_note, has_nul, hash_token, name_key, new_code, new_token
@@ -293,17 +293,24 @@ class TableService:
             for code in s.info.pop("touched", ()):
                 self.forget(code)
 
-    def create_table(self, facilitator_id: int, game: str, options: dict | None = None,
-                     class_id: int | None = None) -> GameTable:
+    def create_table(self, facilitator_id: int | None, game: str, options: dict | None = None,
+                     class_id: int | None = None, *, demo: bool = False) -> GameTable:
+        """A lobby table. `demo`: the game's guided demo (GameSpec.demo: its options, and
+        its computer seats join when the visitor does); only a demo may have no facilitator."""
         try:
             spec = engines.spec(game)
-            resolved = engines.options_for(game, options)
+            if demo and spec.demo is None:
+                raise IllegalAction("bad_request", f"{spec.title} has no guided demo.")
+            resolved = engines.options_for(game, dict(spec.demo.options) if demo else options)
         except IllegalAction as exc:
             raise ServiceError("bad_request", exc.message)
+        if facilitator_id is None and not demo:
+            raise ServiceError("forbidden", "Only a guided demo can be opened without a facilitator.")
         for _ in range(20):
             table = GameTable(code=new_code(), game=game, engine_version=spec.version,
                               data_versions=dict(spec.data_versions), options=resolved,
-                              seed=secrets.randbits(62), facilitator_id=facilitator_id, class_id=class_id)
+                              seed=secrets.randbits(62), facilitator_id=facilitator_id, class_id=class_id,
+                              demo=demo)
             with self._session() as s:
                 s.add(table)
                 try:
@@ -324,16 +331,39 @@ class TableService:
                     raise ServiceError("forbidden", "This table belongs to a class: join with the class code "
                                                     f"{klass.code if klass else ''} shown on the board.")
                 self.check_open(table)
-                token, student, join = self.seat_student(s, table, self._seats(s, table), name)
+                demo = engines.spec(table.game).demo if table.demo else None
+                seats = self._seats(s, table)
+                token, student, join = self.seat_student(s, table, seats, name,
+                                                         chairs_needed=len(demo.seats) - len(seats) if demo else 1)
                 try:
                     self.stage(s, table, **join)
+                    if demo is not None and len(seats) + 1 == len(demo.humans):
+                        self._seat_demo_computers(s, table, demo)
                     self.commit(s)
                 except ServiceError as exc:
                     if exc.code == "stale":
                         continue
                     raise
+                if table.demo and table.status == "lobby" and len(seats) + 1 == len(demo.humans):
+                    self.start_now(table.code, actor="system")
+                    self.forget(table.code)  # its viewers get the started table in full on the refresh
                 return {"seat": student.seat_index, "token": token, "table": table.code}
         raise ServiceError("rate_limited", "The table is very busy; please try again.")
+
+    def _seat_demo_computers(self, s: Session, table: GameTable, demo) -> None:
+        """The guided demo's visitor has joined: its computer seats take their chairs
+        and the table locks (no one else joins), inside the join's transaction."""
+        names = [demo.seats[i] for i in demo.computers]
+        if any(name_key(x.name) == name_key(n) for x in self._seats(s, table) for n in names):
+            raise ServiceError("name_taken", f"The computer player here is called {join_names(names)}: "
+                                             "pick another name.")
+        for index in demo.computers:
+            # Nobody ever holds this token: a computer seat cannot be resumed.
+            s.add(Seat(table_id=table.id, seat_index=index, name=demo.seats[index],
+                       token_hash=hash_token(new_token()), computer=True))
+        self.stage(s, table, actor="system", action={"type": "computers", "added": names},
+                   log=[{"t": "join", "seat": i, "text": f"{demo.seats[i]} joined as a computer player."}
+                        for i in demo.computers], changes={"locked": True})
 
     @staticmethod
     def check_open(table: GameTable) -> None:

@@ -232,6 +232,35 @@ class Upload:
 
 
 @dataclass(frozen=True)
+class Demo:
+    """A guided demo anyone may open from the home page, without an account.
+
+    The platform creates a table with these `options`, seats one chair per name in
+    `seats` (seat order) and lets the computer play the seats listed in `computers`;
+    the other seats (exactly one, before the computers) are the visitor's. It starts
+    the game at once and sends the visitor's browser to the phone page. A facilitator
+    may create the same table from the dashboard to project it: a phone joining with
+    its code takes the visitor's seat, the computers join and the game starts.
+    `label` is the button's text, `blurb` one sentence under it."""
+
+    options: dict
+    seats: tuple[str, ...]
+    computers: tuple[int, ...]
+    label: str = "Try the guided demo"
+    blurb: str = ""
+
+    def __post_init__(self):
+        humans = self.humans
+        if len(humans) != 1 or humans != tuple(range(len(humans))) \
+                or any(not 0 <= c < len(self.seats) for c in self.computers):
+            raise ValueError("A Demo seats exactly one person, before its computer seats.")
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self.seats)) if i not in self.computers)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the platform knows about one game (DESIGN.md "A game is one package").
 
@@ -245,6 +274,10 @@ class GameSpec:
     figures may return "queue": [{title, detail, quote}] describing a decision
     waiting for the teacher (it never reaches the class board).
     `uploads` declares content a teacher may upload (see Upload).
+    `demo` declares a guided demo (see Demo). `gallery()` returns the game's cards
+    as plain data for the public card gallery (/games/<key>/cards):
+    {"title", "intro", "note"?, "sections": [{"key", "title", "intro"?, "items": [{"name",
+    "type", "type_label", "numbers": {label: value}, "text", "science", "note"?}]}]}.
     """
 
     key: str
@@ -266,6 +299,8 @@ class GameSpec:
     start_label: str = "Start the game"
     ui: UI = UI()
     uploads: tuple = ()                # Upload, ...
+    demo: Demo | None = None
+    gallery: Callable | None = None    # () -> the card gallery's data (see above)
 
     def upload(self, kind: str) -> "Upload | None":
         return next((u for u in self.uploads if u.kind == kind), None)
@@ -277,7 +312,9 @@ class GameSpec:
                 else str(self.min_seats),
                 "options": [o.to_json() for o in self.options], "presets": dict(self.presets),
                 "bot_levels": list(self.bot_levels), "data_versions": dict(self.data_versions),
-                "order_free": sorted(self.order_free), "uploads": [u.to_json() for u in self.uploads]}
+                "order_free": sorted(self.order_free), "uploads": [u.to_json() for u in self.uploads],
+                "demo": ({"label": self.demo.label, "blurb": self.demo.blurb} if self.demo else None),
+                "gallery": self.gallery is not None}
 
 
 REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")

@@ -192,3 +192,4 @@ def debrief(code):
 from app.facilitator import classes as _classes  # noqa: E402,F401  (class-session pages on this blueprint)
 from app.facilitator import hotseat as _hotseat  # noqa: E402,F401  (hotseat tables on this blueprint)
 from app.facilitator import banks as _banks  # noqa: E402,F401  (uploaded content banks)
+from app.facilitator import demo as _demo  # noqa: E402,F401  (guided demo tables to project)

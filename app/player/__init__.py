@@ -85,3 +85,5 @@ def qr(code):
     image.save(buf)
     return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 from app.player import hotseat as _hotseat  # noqa: E402,F401  (the hotseat device page on this blueprint)
+from app.player import demo as _demo  # noqa: E402,F401  (the guided demo from the home page)
+from app.player import gallery as _gallery  # noqa: E402,F401  (the public card gallery)

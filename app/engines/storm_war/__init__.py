@@ -1,10 +1,11 @@
 """Storm War as one game package: the `GAME` spec and the engine contract's
 functions (see app/engines/contract.py and engine.py)."""
-from ..contract import UI, GameSpec, Seating
+from ..contract import UI, Demo, GameSpec, Seating
 from .content import DATA_VERSIONS
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, view)
 from .figures import figures
+from .gallery import gallery
 from .rulings import RULINGS, RULINGS_VERSION
 
 GAME = GameSpec(
@@ -36,6 +37,11 @@ GAME = GameSpec(
     start_label="Deal cards & start",
     ui=UI(phone="games/storm_war/storm_war.js", board="games/storm_war/storm_war.js",
           facilitator=None, stylesheet="games/storm_war/storm_war.css"),
+    demo=Demo(options={"demo": True}, seats=("You", "Practice rival"), computers=(1,),
+              label="Try the guided demo",
+              blurb="Six guided steps against a practice rival: build a Jobsite, equip a Tool and clean up "
+                    "the City. No account needed."),
+    gallery=gallery,
 )
 
 __all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish"]
