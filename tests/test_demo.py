@@ -72,7 +72,7 @@ DEMO_STEPS = ["Apply Check Dam to your Jobsite", "Apply Biochar to your Jobsite"
 # ------------------------------------------------------------------ the spec
 def test_storm_war_declares_a_demo_and_a_gallery():
     spec = engines.spec(GAME)
-    assert spec.demo.seats == ("You", "Practice rival") and spec.demo.computers == (1,)
+    assert spec.demo.seats == ("Trainee", "Practice rival") and spec.demo.computers == (1,)
     assert spec.demo.options == {"demo": True} and spec.demo.label == "Try the guided demo"
     listed = {g["key"]: g for g in engines.games()}
     assert listed[GAME]["demo"]["label"] == "Try the guided demo" and listed[GAME]["gallery"] is True
@@ -106,7 +106,7 @@ def test_anyone_opens_a_demo_from_the_home_page_and_the_token_never_is_in_a_url(
     table = tables.get(code)
     assert table.facilitator_id is None and table.demo and table.status == "playing" and table.locked
     seats = tables.seats(code)
-    assert [(x.seat_index, x.name, x.computer) for x in seats] == [(0, "You", False), (1, "Practice rival", True)]
+    assert [(x.seat_index, x.name, x.computer) for x in seats] == [(0, "Trainee", False), (1, "Practice rival", True)]
     assert seats[0].token_hash == hash_token(token)
     # The phone page resumes the seat with it.
     phone = Phone(app)

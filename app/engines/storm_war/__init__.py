@@ -37,7 +37,7 @@ GAME = GameSpec(
     start_label="Deal cards & start",
     ui=UI(phone="games/storm_war/storm_war.js", board="games/storm_war/storm_war.js",
           facilitator=None, stylesheet="games/storm_war/storm_war.css"),
-    demo=Demo(options={"demo": True}, seats=("You", "Practice rival"), computers=(1,),
+    demo=Demo(options={"demo": True}, seats=("Trainee", "Practice rival"), computers=(1,),
               label="Try the guided demo",
               blurb="Six guided steps against a practice rival: build a Jobsite, equip a Tool and clean up "
                     "the City. No account needed."),
