@@ -126,6 +126,10 @@ def _field_problem(entry: dict, fields: tuple[str, ...]) -> str | None:
     return "; ".join(parts)
 
 
+def _a(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
 def _read(path) -> dict:
     try:
         with open(path, encoding="utf-8") as handle:
@@ -249,11 +253,11 @@ def spell_problems(entry) -> list[str]:
     elif _int_in(number, 1, SPELL_COUNT):
         expected = "attack" if number in ATTACK_NUMBERS else "defense"
         if kind != expected:
-            problems.append(f"spell {number} must be an {expected} (attacks are 1-20, defenses 21-40)")
+            problems.append(f"spell {number} must be {_a(expected)} (attacks are 1-20, defenses 21-40)")
     if kind in STRENGTH_RANGE:
         low, high = STRENGTH_RANGE[kind]
         if not _int_in(entry["strength"], low, high):
-            problems.append(f"strength of an {kind} must be a whole number from {low} to {high}")
+            problems.append(f"strength of {_a(kind)} must be a whole number from {low} to {high}")
     if entry["category"] not in CATEGORIES:
         problems.append("category must be one of " + ", ".join(CATEGORIES))
     gender = entry["gender"]
