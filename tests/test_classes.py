@@ -133,7 +133,7 @@ def test_solo_and_fill_with_computer(api, phone, tables):
 
 
 @pytest.mark.parametrize("body, words", [
-    ({"game": "chess"}, "chess"), ({"game": "wizard"}, "wizard"), ({}, "game"),
+    ({"game": "chess"}, "chess"), ({"game": "go_fish"}, "go_fish"), ({}, "game"),
     ({"game": "war", "table_size": 7}, "must be one of"), ({"game": "war", "table_size": 1}, "must be one of"),
     ({"game": "war", "table_size": "four"}, "must be one of"), ({"game": "war", "table_size": True}, "must be one of"),
     ({"game": "war", "options": {"mode": "nuclear"}}, "mode"), ({"game": "war", "options": "classic"}, "options"),

@@ -13,7 +13,8 @@ import pytest
 
 from app import engines
 
-from . import test_dicerace, test_storm_war_properties, test_war_properties, test_water_cycle_properties
+from . import (test_dicerace, test_storm_war_properties, test_war_properties, test_water_cycle_properties,
+               test_wizard_properties)
 from .properties import play_random_game
 
 engines.register("testgames.dicerace")
@@ -30,6 +31,7 @@ HIDDEN = {
     "war": (test_war_properties.secret_ids, test_war_properties.scramble, {}),
     "dicerace": (None, _dicerace_scramble, {"goal": 10}),
     "storm_war": (test_storm_war_properties.secret_ids, test_storm_war_properties.scramble, {}),
+    "wizard": (None, test_wizard_properties.scramble, {}),
     "water_cycle": (test_water_cycle_properties.secret_ids, test_water_cycle_properties.scramble, {"rounds": 10}),
 }
 

@@ -1,0 +1,42 @@
+"""The Wizard duel as one game package: the `GAME` spec and the engine
+contract's functions (see app/engines/contract.py and engine.py)."""
+from ..contract import UI, GameSpec, Seating
+from .content import DATA_VERSIONS
+from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
+                     finish, new, result, timers, view)
+from .figures import figures
+from .rulings import RULINGS, RULINGS_VERSION
+
+GAME = GameSpec(
+    key=KEY,
+    title=TITLE,
+    blurb=BLURB,
+    version=VERSION,
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    # Students are paired as they arrive; an odd one out plays the computer wizard.
+    seating=Seating(sizes=(2,), default=2, minimum=2, solo_computers=1,
+                    solo_label="Solo: each student against the computer wizard"),
+    options=tuple(OPTIONS),
+    presets=PRESETS,
+    order_free=frozenset(),             # every move waits for the one before: nothing is simultaneous
+    bot_levels=("novice", "adept"),
+    data_versions={"rulings.json": RULINGS_VERSION, **DATA_VERSIONS},
+    rulings=tuple(RULINGS),
+    figures=figures,
+    key_moments=frozenset({"start", "kick", "pause", "end", "game_over", "initiative", "recruit", "returned",
+                           "attack", "expired"}),
+    discussion=(
+        "The surviving handbooks are full of spells for healing and protection. Why might ordinary villagers "
+        "have paid for them?",
+        "Every attack was a roll of the dice against a villager's willpower. When did luck decide the duel, "
+        "and when did a choice?",
+        "Some spells only worked on men or on women. What does that tell us about the people who wrote them?",
+        "Clients were named by their mothers on real amulets. Why might that have mattered to the writer?",
+    ),
+    start_label="Begin the duel",
+    ui=UI(phone="games/wizard/wizard.js", board="games/wizard/wizard.js", facilitator=None,
+          stylesheet="games/wizard/wizard.css"),
+)
+
+__all__ = ["GAME", "new", "actions", "apply", "view", "bot", "result", "finish", "timers"]
