@@ -158,7 +158,7 @@ function riskBoxes(pub, seat, { board = false } = {}) {
     return h("div", { class: `sw-risk sw-${r}` + (value !== printed ? " raised" : "") },
       h("span", { class: "sw-risk-name" }, RISK_NAME[r]),
       h("span", { class: "sw-risk-value" }, String(value)),
-      h("span", { class: "sw-risk-printed" }, value !== printed ? `printed ${printed}` : board ? "printed" : "printed"));
+      h("span", { class: "sw-risk-printed" }, value !== printed ? `printed ${printed}` : "printed"));
   }));
 }
 
@@ -175,7 +175,7 @@ function envPanel(pub, you, { board = false, full = false } = {}) {
   if (!env) return null;
   return h("section", { class: "sw-env" + fresh(`env|${env.key}`), "aria-label": "Active Environment" },
     h("p", { class: "sw-env-head" }, icon("storm"), h("span", { class: "sw-env-name" }, env.name),
-      h("span", { class: "sw-env-left" }, `${plural(pub.environments_left, "more")} to go`)),
+      h("span", { class: "sw-env-left" }, `${pub.environments_left} left`)),
     full ? h("p", { class: "sw-env-text" }, env.text) : null,
     riskBoxes(pub, board ? pub.turn : you, { board }),
     degraderLine(pub, you),
@@ -366,14 +366,14 @@ function jobsiteBlock(pub, p, you, acts, send, { board = false } = {}) {
     const cards = j[key];
     const limit = j.limits[key];
     if (board && !cards.length) return null;
-    return h("div", { class: `sw-sec sw-sec-${key}` },
+    return h("div", { class: `sw-sec sw-sec-${key}` + (cards.length ? "" : " empty") },
       board ? null : h("p", { class: "sw-sec-head" }, h("span", {}, title), h("span", { class: "sw-count" + (cards.length > limit ? " over" : "") }, `${cards.length}/${limit}`)),
       cards.length ? h("ul", { class: "sw-chips", role: "list" }, cards.map((c) => {
         const donate = donates.find((a) => a.card === c.id);
         const where = key === "tools" ? (c.on === "self" ? "on " + (p.seat === you ? "you" : nameOf(pub, p.seat)) : `on ${(cardById(pub, c.on) || {}).name || "a Mentor"}`) : null;
         return h("li", {}, chip(c, { board, extra: where && !board ? h("span", { class: "sw-on" }, where) : null }),
           donate ? actButton(donate, send, "Donate", { cls: "go small" }) : null);
-      })) : board ? null : h("p", { class: "sw-none" }, "none"));
+      })) : null);
   });
   const captured = p.captured.length && !board ? h("div", { class: "sw-sec sw-sec-captured" },
     h("p", { class: "sw-sec-head" }, h("span", {}, "Captured Degraders"), h("span", { class: "sw-count" }, String(p.captured.length))),
@@ -389,7 +389,7 @@ function jobsiteBlock(pub, p, you, acts, send, { board = false } = {}) {
       defenseTotals(j.defense, { board }),
       board ? null : h("span", { class: "sw-handcount" }, icon("cards"), String(p.hand)),
       statusBadges(pub, p, you)),
-    board ? boardChips(j) : sections,
+    board ? boardChips(j) : h("div", { class: "sw-secs" }, sections),
     captured);
 }
 
@@ -548,7 +548,7 @@ function renderBoard(payload, pub, ctx, entries) {
   const head = h("div", { class: "sw-board-top" },
     h("p", { class: "sw-board-turn" + fresh(`turn|${pub.turn_no}`) }, icon("flag"), `${turnName}'s turn`,
       h("span", { class: "sw-phase" }, pub.phase === "respond" ? "Respond" : "Management")),
-    h("p", { class: "sw-board-prompt" }, payload.view.prompt.text),
+    h("p", { class: "sw-board-prompt" }, pub.choice || pub.demo ? payload.view.prompt.text : `First to ${plural(pub.goal, "Environment")} wins`),
     h("p", { class: "sw-legend", "aria-label": "Numbers are Toxic, Erosion, Nutrient" },
       RISKS.map((r) => h("span", { class: `sw-n sw-${r}` }, RISK_NAME[r]))));
   const sites = h("div", { class: "sw-board-sites" }, pub.players.map((p) => jobsiteBlock(pub, p, null, [], () => {}, { board: true })));
