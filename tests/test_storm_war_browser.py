@@ -103,7 +103,7 @@ def apply_everything(page):
 
 def pass_on(page, boards):
     """Tap Pass until the board counts this pass (a tap on a view a moment old is refused as stale)."""
-    before = boards[0][0].locator(".sw-passes li.done").count()
+    before = boards[0][0].locator(".sw-badge.passed").count()
     for _ in range(10):
         button = page.locator(".sw-bar .sw-btn[data-type=pass]")
         if not button.count():
@@ -114,7 +114,7 @@ def pass_on(page, boards):
             continue
         try:
             boards[0][0].wait_for_function(
-                "n => document.querySelectorAll('.sw-passes li.done').length > n || !document.querySelector('.sw-respond')",
+                "n => document.querySelectorAll('.sw-badge.passed').length > n || !document.querySelector('.sw-respond')",
                 arg=before, timeout=3000)
             return
         except Exception:  # noqa: BLE001
@@ -255,7 +255,7 @@ def test_three_phones_fail_with_a_donation_then_clean_up(server, browser):  # no
     for page_, _errors, width_, height_, minimum in boards:
         sizes[("respond", width_)] = layout.check_board(
             page_, width_, height_, minimum, "sw-respond",
-            [".sw-respond-head", ".sw-passes li", ".sw-stack .sw-chip-name", ".sw-site-name", ".sw-env-name"])
+            [".sw-respond-head", ".sw-badge.waiting", ".sw-stack .sw-chip-name", ".sw-site-name", ".sw-env-name"])
         assert_unclipped(page_, f"respond {width_}")
     # Ben's phone in the Respond step (390 wide): his own challenge, waiting for passes.
     page, _errors, width, height = ben
@@ -365,7 +365,7 @@ def test_the_board_fits_four_full_jobsites(server, browser):  # noqa: F811
         assert page.locator(".sw-board-sites .sw-site").nth(0).locator(".sw-chip").count() == 11
         sizes[("full", width)] = layout.check_board(
             page, width, height, minimum, "sw-full-jobsites",
-            [".sw-site-name", ".sw-chip-name", ".sw-chip .sw-n", ".sw-passes li", ".sw-stack .sw-chip-name", ".sw-last .sw-verdict"])
+            [".sw-site-name", ".sw-chip-name", ".sw-chip .sw-n", ".sw-badge.passed", ".sw-badge.waiting", ".sw-stack .sw-chip-name", ".sw-last .sw-verdict"])
         assert_unclipped(page, f"full {width}")
         sizes[("full-min", width)] = board_fonts(page)
         assert sizes[("full-min", width)] >= minimum

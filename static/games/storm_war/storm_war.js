@@ -162,9 +162,10 @@ function riskBoxes(pub, seat, { board = false } = {}) {
   }));
 }
 
-function degraderLine(pub, you) {
+function degraderLine(pub, you, { board = false } = {}) {
   const d = pub.degrader;
   if (!d) return h("p", { class: "sw-degrader none" }, "No Degrader");
+  if (board) return h("p", { class: "sw-degrader" }, chip(d, { board: true }), h("span", {}, `by ${nameOf(pub, d.by)}`));
   const adds = RISKS.filter((r) => d.risk && d.risk[r]).map((r) => `${RISK_NAME[r]} +${d.risk[r]}`).join(", ");
   return h("p", { class: "sw-degrader" }, h("span", { class: "sw-chip sw-t-degrader" }, h("span", { class: "sw-chip-name" }, d.name)),
     h("span", {}, ` ${adds || "no risk"} (not for ${d.by === you ? "you" : nameOf(pub, d.by)})`));
@@ -178,7 +179,7 @@ function envPanel(pub, you, { board = false, full = false } = {}) {
       h("span", { class: "sw-env-left" }, `${pub.environments_left} left`)),
     full ? h("p", { class: "sw-env-text" }, env.text) : null,
     riskBoxes(pub, board ? pub.turn : you, { board }),
-    degraderLine(pub, you),
+    degraderLine(pub, you, { board }),
     full ? h("p", { class: "sw-card-science" }, env.science) : null);
 }
 
@@ -205,11 +206,11 @@ function passList(pub, ch, you) {
 function stackList(pub, ch, you, { board = false } = {}) {
   const items = [];
   for (const x of ch.stack) {
-    items.push(h("li", { class: x.cancelled ? "cancelled" : "" }, chip(x, { board }),
-      h("span", { class: "sw-by" }, ` by ${nameOf(pub, x.seat, you)}${choiceText(pub, x.choices, you)}${x.cancelled ? " (cancelled)" : ""}`)));
+    items.push(h("li", { class: x.cancelled ? "cancelled" : "" }, x.cancelled ? icon("cross", { label: "cancelled" }) : null, chip(x, { board }),
+      h("span", { class: "sw-by" }, `by ${nameOf(pub, x.seat, you)}${choiceText(pub, x.choices, you)}`, board ? "" : x.cancelled ? " (cancelled)" : "")));
   }
   for (const d of ch.donations) {
-    items.push(h("li", { class: "donation" }, icon("gift"), chip(d, { board }), h("span", { class: "sw-by" }, ` donated by ${nameOf(pub, d.seat, you)}`)));
+    items.push(h("li", { class: "donation" }, icon("gift", { label: "donation" }), chip(d, { board }), h("span", { class: "sw-by" }, `${board ? "from" : "donated by"} ${nameOf(pub, d.seat, you)}`)));
   }
   return items.length ? h("ul", { class: "sw-stack", role: "list", "aria-label": "Played Chaos cards and donations" }, items) : null;
 }
@@ -234,12 +235,12 @@ function respondPanel(pub, you, { board = false } = {}) {
   if (!ch) return null;
   const short = ch.defense < ch.risk_value;
   return h("section", { class: "sw-respond", "aria-label": "Respond step" },
-    h("p", { class: "sw-respond-head" }, h("strong", {}, `${possessive(pub, ch.seat, you)} challenge: `),
+    h("p", { class: "sw-respond-head" }, h("strong", {}, board ? "Challenge: " : `${possessive(pub, ch.seat, you)} challenge: `),
       h("span", { class: `sw-risk-tag sw-${ch.risk}` }, RISK_NAME[ch.risk]),
       h("span", { class: "sw-vs-num" + (short ? " short" : " ok") }, ` ${ch.defense} vs ${ch.risk_value}`)),
     board ? null : h("p", { class: "sw-note" }, "One-time Chaos cards take effect in order once everyone has passed. A new play or donation resets the passes."),
     stackList(pub, ch, you, { board }),
-    passList(pub, ch, you));
+    board ? null : passList(pub, ch, you)); // (the board says it on each Jobsite)
 }
 
 function scoreLine(pub, p) {
@@ -254,7 +255,10 @@ function defenseTotals(defense, { board = false } = {}) {
 
 function statusBadges(pub, p, you) {
   const bits = [];
-  if (pub.phase === "respond" && pub.challenge && pub.challenge.passes.includes(p.seat)) bits.push(h("span", { class: "sw-badge passed" }, icon("check"), "passed"));
+  if (pub.phase === "respond" && pub.challenge) {
+    bits.push(pub.challenge.passes.includes(p.seat) ? h("span", { class: "sw-badge passed" }, icon("check"), "passed")
+      : h("span", { class: "sw-badge waiting" }, icon("clock"), "to pass"));
+  }
   if (p.skips) bits.push(h("span", { class: "sw-badge warn" }, `skips ${p.skips}`));
   if (p.miss_draw) bits.push(h("span", { class: "sw-badge warn" }, "misses a draw"));
   if (p.shield) bits.push(h("span", { class: "sw-badge" }, icon("shield"), "Hero Block"));
