@@ -187,7 +187,7 @@ function lastPanel(pub, you, { board = false } = {}) {
   const l = pub.last;
   if (!l) return null;
   const who = l.seat === you ? "You" : nameOf(pub, l.seat);
-  const verdict = l.success ? `${who} cleaned up ${l.environment}!` : `${who} fell short on ${l.environment}`;
+  const verdict = l.success ? `${who} cleaned up ${l.environment}!` : board ? `${who} fell short` : `${who} fell short on ${l.environment}`;
   return h("section", { class: "sw-last " + (l.success ? "win" : "lose") + fresh(`last|${JSON.stringify(l)}`), "aria-label": "Last challenge" },
     h("p", { class: "sw-verdict" }, icon(l.success ? "check" : "cross"), h("span", {}, verdict)),
     h("p", { class: "sw-vs" }, h("span", { class: `sw-risk-tag sw-${l.risk}` }, RISK_NAME[l.risk]),
@@ -235,7 +235,7 @@ function respondPanel(pub, you, { board = false } = {}) {
   if (!ch) return null;
   const short = ch.defense < ch.risk_value;
   return h("section", { class: "sw-respond", "aria-label": "Respond step" },
-    h("p", { class: "sw-respond-head" }, h("strong", {}, board ? "Challenge: " : `${possessive(pub, ch.seat, you)} challenge: `),
+    h("p", { class: "sw-respond-head" }, board ? null : h("strong", {}, `${possessive(pub, ch.seat, you)} challenge: `),
       h("span", { class: `sw-risk-tag sw-${ch.risk}` }, RISK_NAME[ch.risk]),
       h("span", { class: "sw-vs-num" + (short ? " short" : " ok") }, ` ${ch.defense} vs ${ch.risk_value}`)),
     board ? null : h("p", { class: "sw-note" }, "One-time Chaos cards take effect in order once everyone has passed. A new play or donation resets the passes."),
