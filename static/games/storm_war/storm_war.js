@@ -176,7 +176,7 @@ function envPanel(pub, you, { board = false, full = false } = {}) {
   if (!env) return null;
   return h("section", { class: "sw-env" + fresh(`env|${env.key}`), "aria-label": "Active Environment" },
     h("p", { class: "sw-env-head" }, icon("storm"), h("span", { class: "sw-env-name" }, env.name),
-      h("span", { class: "sw-env-left" }, `${pub.environments_left} left`)),
+      board ? null : h("span", { class: "sw-env-left" }, `${pub.environments_left} left`)),
     full ? h("p", { class: "sw-env-text" }, env.text) : null,
     riskBoxes(pub, board ? pub.turn : you, { board }),
     degraderLine(pub, you, { board }),
@@ -560,9 +560,10 @@ function renderBoard(payload, pub, ctx, entries) {
     envPanel(pub, null, { board: true }),
     respondPanel(pub, null, { board: true }),
     pub.choice ? h("p", { class: "sw-choice other" }, icon("clock"), `${nameOf(pub, pub.choice.seat)} is choosing a card to discard.`) : null,
-    lastPanel(pub, null, { board: true }),
-    shared.logList(entries.filter((e) => e.t !== "ruling"), 8));
-  return [head, h("div", { class: "sw-board-main" }, sites, side)];
+    lastPanel(pub, null, { board: true }));
+  // The log fills what the Jobsites leave free (nothing, once four Jobsites are full).
+  const left = h("div", { class: "sw-board-left" }, sites, shared.logList(entries.filter((e) => e.t !== "ruling"), 10));
+  return [head, h("div", { class: "sw-board-main" }, left, side)];
 }
 
 // ---- Entry point ---------------------------------------------------------------------------
