@@ -1,0 +1,585 @@
+// Storm War: the phone (four tabs named by the rule sheet: Hand, Challenge,
+// Jobsites, Table, and a bottom bar with the prompt and the next action in
+// thumb reach) and the projected board (the Environment, every Jobsite, the
+// Respond step and the last result on one screen). Every control sends exactly
+// one of `payload.actions`; a refused move is said next to the controls.
+//
+// payload: {code, game, version, status, seat, view: {public, private, prompt},
+//           actions (labelled), log, players, result, ...}
+// ctx:     {role: "player" | "board" | "facilitator", act(action) -> ack, log()}
+import { h, preserveFocus, replace } from "/static/js/dom.js";
+import * as shared from "/static/js/table.js";
+
+const RISKS = ["toxic", "erosion", "nutrient"];
+const RISK_NAME = { toxic: "Toxic", erosion: "Erosion", nutrient: "Nutrient" };
+const RISK_SHORT = { toxic: "T", erosion: "E", nutrient: "N" };
+const TYPE_NAME = { bmp: "BMP", preventative: "Preventative Action", permanent_chaos: "Permanent Chaos", mentor: "Mentor",
+  defender: "Defender", tool: "Tool", degrader: "Degrader", chaos: "Chaos" };
+const SECTIONS = [["bmp", "BMPs"], ["chaos", "Permanent Chaos"], ["mentor", "Mentor"], ["tools", "Tools"]];
+const TABS = [["hand", "Hand"], ["challenge", "Challenge"], ["jobsites", "Jobsites"], ["table", "Table"]];
+const HAND_TYPES = ["apply", "equip", "degrader", "shield", "upgrade", "play"];
+const CHALLENGE_TYPES = ["challenge", "skip", "pass", "choose"];
+const SITE_TYPES = ["donate", "sue"];
+
+// ---- Icons: inline SVG (no emoji), drawn in currentColor ----------------------
+const NS = "http://www.w3.org/2000/svg";
+const ICONS = {
+  check: [["path", { d: "M20 6 9 17l-5-5" }]],
+  cross: [["path", { d: "M18 6 6 18M6 6l12 12" }]],
+  shield: [["path", { d: "M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" }]],
+  cards: [["rect", { x: 3, y: 6, width: 12, height: 16, rx: 2 }], ["path", { d: "M8 3h11a2 2 0 0 1 2 2v13" }]],
+  flag: [["path", { d: "M5 22V3M5 4h12l-2 4 2 4H5" }]],
+  site: [["path", { d: "M3 21h18M5 21V10l7-5 7 5v11" }], ["path", { d: "M9 21v-6h6v6" }]],
+  list: [["path", { d: "M8 6h13M8 12h13M8 18h13M3 6h.01M3 12h.01M3 18h.01" }]],
+  trophy: [["path", { d: "M8 21h8M12 16v5M7 3h10v6a5 5 0 0 1-10 0V3z" }], ["path", { d: "M17 5h3v2a4 4 0 0 1-3.5 4M7 5H4v2a4 4 0 0 0 3.5 4" }]],
+  clock: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M12 7v5l3 3" }]],
+  alert: [["path", { d: "M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" }], ["path", { d: "M12 9v4M12 17h.01" }]],
+  storm: [["path", { d: "M7 15h10a4 4 0 0 0 .6-7.95A6 6 0 0 0 6.2 6.1 4.5 4.5 0 0 0 7 15z" }], ["path", { d: "M12 15l-2 4h4l-2 4" }]],
+  gift: [["rect", { x: 3, y: 8, width: 18, height: 5, rx: 1 }], ["path", { d: "M5 13v8h14v-8M12 8v13M12 8S10 3 7.5 4.5 9 8 12 8zm0 0s2-5 4.5-3.5S15 8 12 8z" }]],
+};
+
+function icon(name, { cls = "", label = null } = {}) {
+  const el = document.createElementNS(NS, "svg");
+  el.setAttribute("viewBox", "0 0 24 24");
+  el.setAttribute("class", `sw-icon ${cls}`.trim());
+  el.setAttribute("focusable", "false");
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  } else el.setAttribute("aria-hidden", "true");
+  for (const [tag, attrs] of ICONS[name] || ICONS.storm) {
+    const part = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) part.setAttribute(k, v);
+    el.append(part);
+  }
+  return el;
+}
+
+// ---- Small helpers ------------------------------------------------------------------
+const plural = (n, word, many = word + "s") => `${n} ${n === 1 ? word : many}`;
+
+function nameOf(pub, seat, you = null) {
+  if (you !== null && you !== undefined && seat === you) return "You";
+  const names = pub.names || [];
+  return names[seat] !== undefined ? names[seat] : `Seat ${seat + 1}`;
+}
+const possessive = (pub, seat, you) => (seat === you ? "Your" : `${nameOf(pub, seat)}'s`);
+
+function byType(actions, ...types) {
+  return actions.filter((a) => types.includes(a.type));
+}
+
+// The risk a trainee faces: printed plus the Degrader, which its placer ignores.
+function riskFor(pub, risk, seat) {
+  const env = pub.environment;
+  if (!env) return 0;
+  const d = pub.degrader;
+  const extra = d && d.by !== seat && d.risk ? d.risk[risk] || 0 : 0;
+  return env.risks[risk] + extra;
+}
+
+function allCards(pub, seat) {
+  const j = pub.players[seat].jobsite;
+  return [...j.bmp, ...j.chaos, ...j.mentor, ...j.tools];
+}
+function cardById(pub, id) {
+  for (const p of pub.players) {
+    const found = allCards(pub, p.seat).find((c) => c.id === id);
+    if (found) return found;
+  }
+  return null;
+}
+
+// Animate only what is new since the last render.
+let seen = new Set();
+let seenNext = new Set();
+function fresh(key) {
+  seenNext.add(key);
+  return seen.has(key) ? "" : " fresh";
+}
+
+// ---- Sending: a refused move is said next to the controls, never silently dropped ----
+let refused = null; // {text, until}
+function refusedText() {
+  return refused && refused.until > Date.now() ? refused.text : "";
+}
+function sender(ctx) {
+  return (action) => {
+    const pending = ctx.act(action);
+    if (!pending || !pending.then) return;
+    pending.then((ack) => {
+      if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
+      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 6000 };
+      for (const el of document.querySelectorAll(".sw .act-error")) el.textContent = refused.text;
+    });
+  };
+}
+
+function actButton(action, send, text, { cls = "", key = null } = {}) {
+  return h("button", { type: "button", class: `sw-btn ${cls}`.trim(), "aria-label": action.label || text,
+    title: action.label || text, dataset: { focusKey: key || `${action.type}-${action.card || action.risk || ""}-${text}`, type: action.type },
+    onclick: () => send(action) }, text);
+}
+
+// ---- Card faces ------------------------------------------------------------------------
+// The three numbers, always Toxic, Erosion, Nutrient in their own colours.
+function numbers(card, { board = false } = {}) {
+  const values = card.defense || card.risk;
+  if (!values || RISKS.every((r) => !values[r])) return null;
+  const plus = card.risk && !card.defense ? "+" : "";
+  return h("span", { class: "sw-nums", role: "img", "aria-label": RISKS.map((r) => `${RISK_NAME[r]} ${plus}${values[r] || 0}`).join(", ") },
+    RISKS.map((r) => h("span", { class: `sw-n sw-${r}`, "aria-hidden": "true" }, board ? String(values[r] || 0)
+      : [h("span", { class: "sw-n-l" }, RISK_SHORT[r]), `${plus}${values[r] || 0}`])));
+}
+
+// A compact card: its type's colour, its name and its numbers (Jobsites, the board, the stack).
+function chip(card, { extra = null, cls = "", board = false } = {}) {
+  return h("span", { class: `sw-chip sw-t-${card.type} ${cls}`.trim(), title: `${TYPE_NAME[card.type] || card.type}: ${card.text}` },
+    h("span", { class: "sw-chip-name" }, card.name), numbers(card, { board }), extra);
+}
+
+// A full card face (the hand): a type band, the name, the numbers, the text and its buttons.
+function cardFace(card, controls, { cls = "" } = {}) {
+  return h("article", { class: `sw-card sw-t-${card.type} ${cls}`.trim(), "aria-label": `${card.name}, ${TYPE_NAME[card.type] || card.type}` },
+    h("p", { class: "sw-band" }, TYPE_NAME[card.type] || card.type),
+    h("h3", { class: "sw-card-name" }, card.name),
+    numbers(card),
+    h("p", { class: "sw-card-text" }, card.text),
+    card.science ? h("p", { class: "sw-card-science" }, card.science) : null,
+    controls && controls.length ? h("div", { class: "sw-card-actions" }, controls) : null);
+}
+
+// ---- Shared panels ---------------------------------------------------------------------
+function riskBoxes(pub, seat, { board = false } = {}) {
+  const env = pub.environment;
+  return h("div", { class: "sw-risks" }, RISKS.map((r) => {
+    const printed = env.risks[r];
+    const value = riskFor(pub, r, seat);
+    return h("div", { class: `sw-risk sw-${r}` + (value !== printed ? " raised" : "") },
+      h("span", { class: "sw-risk-name" }, RISK_NAME[r]),
+      h("span", { class: "sw-risk-value" }, String(value)),
+      h("span", { class: "sw-risk-printed" }, value !== printed ? `printed ${printed}` : "printed"));
+  }));
+}
+
+function degraderLine(pub, you, { board = false } = {}) {
+  const d = pub.degrader;
+  if (!d) return h("p", { class: "sw-degrader none" }, "No Degrader");
+  if (board) return h("p", { class: "sw-degrader" }, chip(d, { board: true }), h("span", {}, `by ${nameOf(pub, d.by)}`));
+  const adds = RISKS.filter((r) => d.risk && d.risk[r]).map((r) => `${RISK_NAME[r]} +${d.risk[r]}`).join(", ");
+  return h("p", { class: "sw-degrader" }, h("span", { class: "sw-chip sw-t-degrader" }, h("span", { class: "sw-chip-name" }, d.name)),
+    h("span", {}, ` ${adds || "no risk"} (not for ${d.by === you ? "you" : nameOf(pub, d.by)})`));
+}
+
+function envPanel(pub, you, { board = false, full = false } = {}) {
+  const env = pub.environment;
+  if (!env) return null;
+  return h("section", { class: "sw-env" + fresh(`env|${env.key}`), "aria-label": "Active Environment" },
+    h("p", { class: "sw-env-head" }, icon("storm"), h("span", { class: "sw-env-name" }, env.name),
+      board ? null : h("span", { class: "sw-env-left" }, `${pub.environments_left} left`)),
+    full ? h("p", { class: "sw-env-text" }, env.text) : null,
+    riskBoxes(pub, board ? pub.turn : you, { board }),
+    degraderLine(pub, you, { board }),
+    full ? h("p", { class: "sw-card-science" }, env.science) : null);
+}
+
+function lastPanel(pub, you, { board = false } = {}) {
+  const l = pub.last;
+  if (!l) return null;
+  const who = l.seat === you ? "You" : nameOf(pub, l.seat);
+  const verdict = l.success ? `${who} cleaned up ${l.environment}!` : board ? `${who} fell short` : `${who} fell short on ${l.environment}`;
+  return h("section", { class: "sw-last " + (l.success ? "win" : "lose") + fresh(`last|${JSON.stringify(l)}`), "aria-label": "Last challenge" },
+    h("p", { class: "sw-verdict" }, icon(l.success ? "check" : "cross"), h("span", {}, verdict)),
+    h("p", { class: "sw-vs" }, h("span", { class: `sw-risk-tag sw-${l.risk}` }, RISK_NAME[l.risk]),
+      ` defense ${l.defense} ${l.success ? "≥" : "<"} risk ${l.needed}`,
+      board || l.success ? "" : ": the Jobsite stays, donations go back"));
+}
+
+function passList(pub, ch, you) {
+  return h("ul", { class: "sw-passes", role: "list", "aria-label": "Passes" }, pub.names.map((_, seat) => {
+    const done = ch.passes.includes(seat);
+    return h("li", { class: done ? "done" : "" }, icon(done ? "check" : "clock"), h("span", {}, nameOf(pub, seat, you)),
+      h("span", { class: "visually-hidden" }, done ? " has passed" : " has not passed yet"));
+  }));
+}
+
+function stackList(pub, ch, you, { board = false } = {}) {
+  const items = [];
+  for (const x of ch.stack) {
+    items.push(h("li", { class: x.cancelled ? "cancelled" : "" }, x.cancelled ? icon("cross", { label: "cancelled" }) : null, chip(x, { board }),
+      h("span", { class: "sw-by" }, `by ${nameOf(pub, x.seat, you)}${choiceText(pub, x.choices, you)}`, board ? "" : x.cancelled ? " (cancelled)" : "")));
+  }
+  for (const d of ch.donations) {
+    items.push(h("li", { class: "donation" }, icon("gift", { label: "donation" }), chip(d, { board }), h("span", { class: "sw-by" }, `${board ? "from" : "donated by"} ${nameOf(pub, d.seat, you)}`)));
+  }
+  return items.length ? h("ul", { class: "sw-stack", role: "list", "aria-label": "Played Chaos cards and donations" }, items) : null;
+}
+
+function choiceText(pub, choices, you) {
+  if (!choices) return "";
+  const bits = [];
+  if (choices.target !== undefined) bits.push(`on ${nameOf(pub, choices.target, you)}`);
+  if (choices.risk) bits.push(RISK_NAME[choices.risk]);
+  if (choices.jobsite !== undefined) bits.push(`${possessive(pub, choices.jobsite, you)} Jobsite`);
+  for (const k of ["pick", "tool", "mentor"]) {
+    if (choices[k]) {
+      const c = cardById(pub, choices[k]);
+      bits.push(c ? c.name : "a card");
+    }
+  }
+  return bits.length ? `: ${bits.join(", ")}` : "";
+}
+
+function respondPanel(pub, you, { board = false } = {}) {
+  const ch = pub.challenge;
+  if (!ch) return null;
+  const short = ch.defense < ch.risk_value;
+  return h("section", { class: "sw-respond", "aria-label": "Respond step" },
+    h("p", { class: "sw-respond-head" }, board ? null : h("strong", {}, `${possessive(pub, ch.seat, you)} challenge: `),
+      h("span", { class: `sw-risk-tag sw-${ch.risk}` }, RISK_NAME[ch.risk]),
+      h("span", { class: "sw-vs-num" + (short ? " short" : " ok") }, ` ${ch.defense} vs ${ch.risk_value}`)),
+    board ? null : h("p", { class: "sw-note" }, "One-time Chaos cards take effect in order once everyone has passed. A new play or donation resets the passes."),
+    stackList(pub, ch, you, { board }),
+    board ? null : passList(pub, ch, you)); // (the board says it on each Jobsite)
+}
+
+function scoreLine(pub, p) {
+  return h("span", { class: "sw-score" }, icon("trophy"), h("span", { class: "sw-num" }, String(p.claimed.length)), h("span", { class: "sw-of" }, `/${pub.goal}`));
+}
+
+function defenseTotals(defense, { board = false } = {}) {
+  return h("span", { class: "sw-defense", role: "img", "aria-label": "Defense " + RISKS.map((r) => `${RISK_NAME[r]} ${defense[r]}`).join(", ") },
+    icon("shield"), RISKS.map((r) => h("span", { class: `sw-n sw-${r}`, "aria-hidden": "true" },
+      board ? String(defense[r]) : [h("span", { class: "sw-n-l" }, RISK_SHORT[r]), String(defense[r])])));
+}
+
+function statusBadges(pub, p, you) {
+  const bits = [];
+  if (pub.phase === "respond" && pub.challenge) {
+    bits.push(pub.challenge.passes.includes(p.seat) ? h("span", { class: "sw-badge passed" }, icon("check"), "passed")
+      : h("span", { class: "sw-badge waiting" }, icon("clock"), "to pass"));
+  }
+  if (p.skips) bits.push(h("span", { class: "sw-badge warn" }, `skips ${p.skips}`));
+  if (p.miss_draw) bits.push(h("span", { class: "sw-badge warn" }, "misses a draw"));
+  if (p.shield) bits.push(h("span", { class: "sw-badge" }, icon("shield"), "Hero Block"));
+  return bits;
+}
+
+// ---- The phone ---------------------------------------------------------------------------
+let tab = "hand";
+let situation = null;
+let playPick = new Map(); // card id -> index of the chosen way to play it
+
+function tabOf(action) {
+  if (HAND_TYPES.includes(action.type)) return "hand";
+  if (SITE_TYPES.includes(action.type)) return "jobsites";
+  return "challenge";
+}
+
+function handTab(payload, pub, mine, send, demoGo) {
+  const hand = mine.hand || [];
+  const acts = byType(payload.actions, ...HAND_TYPES);
+  if (!hand.length) return h("p", { class: "sw-empty" }, "Your hand is empty.");
+  const controlsFor = (card) => {
+    const own = acts.filter((a) => a.card === card.id);
+    const controls = [];
+    const plays = own.filter((a) => a.type === "play");
+    for (const a of own.filter((x) => x.type !== "play")) {
+      let text = a.label;
+      if (a.type === "apply") text = "Apply";
+      else if (a.type === "equip") text = a.on === "self" ? "Equip on yourself" : `Equip on ${(cardById(pub, a.on) || {}).name || "Mentor"}`;
+      else if (a.type === "degrader") text = `Place on ${pub.environment.name}`;
+      else if (a.type === "shield") text = "Play to shield this turn";
+      else if (a.type === "upgrade") text = `Swap for ${(cardById(pub, a.out) || {}).name || "a card"}`;
+      controls.push(actButton(a, send, text, { cls: "go" + (demoGo(a) ? " sw-demo-go" : "") }));
+    }
+    if (plays.length && plays.length <= 3) {
+      for (const a of plays) {
+        const rest = a.label.replace(`Play ${card.name}`, "").trim();
+        controls.push(actButton(a, send, rest ? `Play ${rest}` : "Play", { cls: "go play" + (demoGo(a) ? " sw-demo-go" : "") }));
+      }
+    } else if (plays.length) {
+      const at = Math.min(playPick.get(card.id) || 0, plays.length - 1);
+      const select = h("select", { class: "sw-select", "aria-label": `How to play ${card.name}`, dataset: { focusKey: `pick-${card.id}` },
+        onchange: (e) => { playPick.set(card.id, Number(e.target.value)); } },
+      plays.map((a, i) => h("option", { value: i, selected: i === at }, a.label.replace(`Play ${card.name} `, ""))));
+      controls.push(select, h("button", { type: "button", class: "sw-btn go play", dataset: { focusKey: `play-${card.id}`, type: "play" },
+        onclick: () => send(plays[Math.min(playPick.get(card.id) || 0, plays.length - 1)]) }, "Play"));
+    }
+    return controls;
+  };
+  const returned = new Set(mine.returned || []);
+  return h("section", { class: "sw-hand", "aria-label": "Your hand" },
+    h("p", { class: "sw-hint" }, `${plural(hand.length, "card")} in your hand`, hand.length > 1 ? " · swipe for more" : ""),
+    h("div", { class: "sw-hand-row", tabindex: "0", "aria-label": "Your cards, scroll sideways" }, hand.map((c) => {
+      const controls = controlsFor(c);
+      return cardFace(c, controls, { cls: (controls.length ? "playable" : "") + (returned.has(c.key) ? " returned" : "") });
+    })));
+}
+
+function myDefenseTable(pub, you) {
+  const me = pub.players[you];
+  if (!me || !pub.environment) return null;
+  return h("table", { class: "sw-vs-table" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Risk"), h("th", { scope: "col" }, "Your defense"), h("th", { scope: "col" }, "Risk"), h("th", { scope: "col" }, ""))),
+    h("tbody", {}, RISKS.map((r) => {
+      const d = me.jobsite.defense[r];
+      const need = riskFor(pub, r, you);
+      const ok = d >= need;
+      return h("tr", { class: ok ? "ok" : "short" },
+        h("th", { scope: "row" }, h("span", { class: `sw-risk-tag sw-${r}` }, RISK_NAME[r])),
+        h("td", { class: "sw-num" }, String(d)), h("td", { class: "sw-num" }, String(need)),
+        h("td", {}, ok ? [icon("check"), " enough"] : `short ${need - d}`));
+    })));
+}
+
+function choiceBox(payload, pub, you, send) {
+  const choice = pub.choice;
+  if (!choice) return null;
+  if (choice.seat !== you) {
+    return h("section", { class: "sw-choice other" }, icon("clock"), `${nameOf(pub, choice.seat)} is choosing a card to discard. Everyone waits.`);
+  }
+  const chooses = byType(payload.actions, "choose");
+  const hand = (payload.view.private || {}).hand || [];
+  const find = (id) => hand.find((c) => c.id === id) || cardById(pub, id);
+  return h("section", { class: "sw-choice mine", role: "alert", "aria-label": "Required choice" },
+    h("p", { class: "sw-choice-head" }, icon("alert"), "You must choose before anyone can go on"),
+    h("p", { class: "sw-choice-text" }, payload.view.prompt.text),
+    h("ul", { class: "sw-choice-list", role: "list" }, chooses.map((a) => {
+      const card = find(a.card);
+      return h("li", {}, card ? chip(card) : null, actButton(a, send, "Discard", { cls: "go danger" }));
+    })));
+}
+
+function challengeTab(payload, pub, you, send) {
+  const parts = [choiceBox(payload, pub, you, send), envPanel(pub, you)];
+  if (pub.phase === "respond" && pub.challenge) parts.push(respondPanel(pub, you));
+  else {
+    parts.push(h("h2", { class: "sw-h" }, "Your defense against each risk"), myDefenseTable(pub, you));
+    if (pub.turn !== you) parts.push(h("p", { class: "sw-hint" }, `${nameOf(pub, pub.turn)} is managing their Jobsite.`));
+    else if (byType(payload.actions, "challenge").length) parts.push(h("p", { class: "sw-hint" }, "Challenge one risk with the buttons below, or skip: draw 1 and end your turn."));
+  }
+  return h("section", { class: "sw-challenge", "aria-label": "Challenge" }, parts);
+}
+
+function jobsiteBlock(pub, p, you, acts, send, { board = false } = {}) {
+  const j = p.jobsite;
+  const donates = byType(acts, "donate");
+  const sues = byType(acts, "sue");
+  const sections = SECTIONS.map(([key, title]) => {
+    const cards = j[key];
+    const limit = j.limits[key];
+    if (board && !cards.length) return null;
+    return h("div", { class: `sw-sec sw-sec-${key}` + (cards.length ? "" : " empty") },
+      board ? null : h("p", { class: "sw-sec-head" }, h("span", {}, title), h("span", { class: "sw-count" + (cards.length > limit ? " over" : "") }, `${cards.length}/${limit}`)),
+      cards.length ? h("ul", { class: "sw-chips", role: "list" }, cards.map((c) => {
+        const donate = donates.find((a) => a.card === c.id);
+        const where = key === "tools" ? (c.on === "self" ? "on " + (p.seat === you ? "you" : nameOf(pub, p.seat)) : `on ${(cardById(pub, c.on) || {}).name || "a Mentor"}`) : null;
+        return h("li", {}, chip(c, { board, extra: where && !board ? h("span", { class: "sw-on" }, where) : null }),
+          donate ? actButton(donate, send, "Donate", { cls: "go small" }) : null);
+      })) : null);
+  });
+  const captured = p.captured.length && !board ? h("div", { class: "sw-sec sw-sec-captured" },
+    h("p", { class: "sw-sec-head" }, h("span", {}, "Captured Degraders"), h("span", { class: "sw-count" }, String(p.captured.length))),
+    h("ul", { class: "sw-chips", role: "list" }, p.captured.map((c) => {
+      const sue = sues.find((a) => a.card === c.id);
+      return h("li", {}, chip(c), sue ? actButton(sue, send, "Sue: draw 2", { cls: "go small" }) : null);
+    }))) : null;
+  const turn = pub.turn === p.seat && pub.status === "playing";
+  return h("section", { class: "sw-site" + (turn ? " turn" : "") + (p.seat === you ? " mine" : ""), "aria-label": `${possessive(pub, p.seat, you)} Jobsite` },
+    h("div", { class: "sw-site-head" },
+      h("span", { class: "sw-site-name" }, turn ? icon("flag", { label: "their turn" }) : null, p.seat === you ? `${p.name} (you)` : p.name),
+      scoreLine(pub, p),
+      defenseTotals(j.defense, { board }),
+      board ? null : h("span", { class: "sw-handcount" }, icon("cards"), String(p.hand)),
+      statusBadges(pub, p, you)),
+    board ? boardChips(j) : h("div", { class: "sw-secs" }, sections),
+    captured);
+}
+
+function boardChips(j) {
+  const all = SECTIONS.flatMap(([key]) => j[key]);
+  if (!all.length) return h("p", { class: "sw-none" }, "Empty Jobsite");
+  return h("ul", { class: "sw-chips", role: "list" }, all.map((c) => h("li", {}, chip(c, { board: true }))));
+}
+
+function jobsitesTab(payload, pub, you, send) {
+  const order = [you, ...pub.players.map((p) => p.seat).filter((s) => s !== you)];
+  const acts = byType(payload.actions, ...SITE_TYPES);
+  const hint = byType(acts, "donate").length ? h("p", { class: "sw-hint" }, `Donate one BMP to ${nameOf(pub, pub.challenge.seat)}'s challenge and draw 2. Success discards it; failure gives it back.`) : null;
+  return h("section", { class: "sw-sites", "aria-label": "Jobsites" }, hint,
+    order.map((seat) => jobsiteBlock(pub, pub.players[seat], you, acts, send)));
+}
+
+function rulingsPanel(entries) {
+  const counts = new Map();
+  for (const e of entries) {
+    if (e.t !== "ruling") continue;
+    const key = e.id || e.text;
+    const had = counts.get(key);
+    counts.set(key, { text: e.text, id: e.id, n: had ? had.n + 1 : 1 });
+  }
+  return h("section", { class: "sw-rulings", "aria-label": "Rulings" },
+    h("h2", { class: "sw-h" }, "Provisional rulings applied at this table"),
+    counts.size ? h("ul", { role: "list" }, [...counts.values()].map((r) => h("li", {}, h("span", {}, r.text), r.n > 1 ? h("span", { class: "sw-times" }, ` (${r.n}×)`) : null)))
+      : h("p", { class: "sw-hint" }, "None has been needed yet."),
+    h("p", { class: "sw-note" }, "These are testing decisions, not rules approved by CWT. The full list is in the rule sheet."));
+}
+
+function tableTab(payload, pub, you, entries) {
+  return h("section", { class: "sw-table", "aria-label": "Table" },
+    envPanel(pub, you, { full: true }),
+    h("h2", { class: "sw-h" }, `Scores: first to ${plural(pub.goal, "Environment")} wins`),
+    h("ul", { class: "sw-scores", role: "list" }, pub.players.map((p) => h("li", { class: (pub.turn === p.seat ? "turn" : "") + (p.seat === you ? " mine" : "") },
+      h("span", { class: "sw-site-name" }, p.seat === you ? `${p.name} (you)` : p.name), scoreLine(pub, p),
+      h("span", { class: "sw-claimed" }, p.claimed.join(", ") || "nothing cleaned up yet"),
+      h("span", { class: "sw-handcount" }, icon("cards"), `${p.hand} in hand`)))),
+    h("p", { class: "sw-piles" }, `${plural(pub.deck, "card")} to draw · ${pub.discard} discarded · ${plural(pub.environments_left, "Environment")} left`),
+    shared.logList(entries, 40),
+    rulingsPanel(entries),
+    h("p", { class: "sw-note" }, "Playtest notes: tap “Playtest note” at the bottom of this page to tell the testers what happened or what was confusing."));
+}
+
+function tabBar(payload, you, forced) {
+  const count = { hand: 0, challenge: 0, jobsites: 0, table: 0 };
+  for (const a of payload.actions) count[tabOf(a)] += 1;
+  return h("nav", { class: "sw-tabs", role: "tablist", "aria-label": "Storm War" }, TABS.map(([key, title]) => {
+    const blocked = forced && key !== forced;
+    return h("button", { type: "button", role: "tab", id: `sw-tab-${key}`, class: "sw-tab" + (tab === key ? " active" : ""),
+      "aria-selected": tab === key ? "true" : "false", "aria-controls": "sw-panel", "aria-disabled": blocked ? "true" : null,
+      dataset: { focusKey: `tab-${key}`, tab: key },
+      onclick: () => {
+        if (blocked) return;
+        tab = key;
+        rerender();
+      } },
+    icon({ hand: "cards", challenge: "flag", jobsites: "site", table: "list" }[key]), h("span", {}, title),
+    count[key] ? h("span", { class: "sw-tab-badge", "aria-label": `${count[key]} to do` }, String(count[key])) : null);
+  }));
+}
+
+function bottomBar(payload, pub, you, send, demoGo) {
+  const acts = payload.actions;
+  const parts = [];
+  const passA = byType(acts, "pass")[0];
+  const challenges = byType(acts, "challenge");
+  const skip = byType(acts, "skip")[0];
+  const chooses = byType(acts, "choose");
+  if (chooses.length) {
+    parts.push(h("p", { class: "sw-wait mine" }, "Tap Discard on one card above."));
+  } else if (passA) {
+    parts.push(actButton(passA, send, "Pass", { cls: "primary big sw-main" + (demoGo(passA) ? " sw-demo-go" : ""), key: "pass" }));
+  } else if (challenges.length && tab === "challenge") {
+    parts.push(h("div", { class: "sw-challenge-row" }, challenges.map((a) => {
+      const d = pub.players[you].jobsite.defense[a.risk];
+      const need = riskFor(pub, a.risk, you);
+      return h("button", { type: "button", class: `sw-btn sw-go-risk sw-${a.risk}` + (d >= need ? " enough" : "") + (demoGo(a) ? " sw-demo-go" : ""),
+        "aria-label": a.label, title: a.label, dataset: { focusKey: `challenge-${a.risk}`, type: "challenge" }, onclick: () => send(a) },
+      h("span", { class: "sw-go-name" }, RISK_NAME[a.risk]), h("span", { class: "sw-go-vs" }, `${d} vs ${need}`),
+      d >= need ? icon("check") : null);
+    })));
+    if (skip) parts.push(actButton(skip, send, "Skip: draw 1 and end your turn", { cls: "sw-skip", key: "skip" }));
+  } else if (challenges.length || skip) {
+    parts.push(h("button", { type: "button", class: "sw-btn primary big sw-main sw-to-challenge", dataset: { focusKey: "to-challenge" },
+      onclick: () => { tab = "challenge"; rerender(); } }, icon("flag"), "Challenge or skip…"));
+  } else if (acts.length) {
+    const where = TABS.find(([key]) => acts.some((a) => tabOf(a) === key));
+    if (where && where[0] !== tab) {
+      parts.push(h("button", { type: "button", class: "sw-btn sw-main", dataset: { focusKey: "to-tab" }, onclick: () => { tab = where[0]; rerender(); } },
+        `Open ${where[1]}`));
+    }
+  } else {
+    const waiting = (payload.view.prompt.waiting_for || []).map((s) => nameOf(pub, s, you)).join(", ");
+    parts.push(h("p", { class: "sw-wait" }, icon("clock"), payload.paused ? "The teacher has paused the game." : `Waiting for ${waiting || "the others"}…`));
+  }
+  return h("section", { class: "sw-bar" + (acts.length ? " active" : "") + (pub.demo ? " demo" : ""), "aria-label": "Your move" },
+    h("p", { class: "error act-error", role: "alert" }, refusedText()),
+    h("p", { class: "sw-prompt" + (acts.length ? " mine" : ""), "aria-live": "polite" },
+      pub.demo ? h("span", { class: "sw-demo-tag" }, "Guided demo") : null, payload.view.prompt.text),
+    parts);
+}
+
+function topStrip(pub, you, entries) {
+  const me = pub.players[you];
+  const env = pub.environment;
+  const latest = [...entries].reverse().find((e) => !["ruling", "turn"].includes(e.t));
+  return h("section", { class: "sw-top", "aria-label": "Your status" },
+    h("p", { class: "sw-top-line" },
+      me ? scoreLine(pub, me) : null,
+      env ? h("span", { class: "sw-top-env" }, icon("storm"), env.name) : null,
+      env ? h("span", { class: "sw-top-risks" }, RISKS.map((r) => h("span", { class: `sw-n sw-${r}` }, h("span", { class: "sw-n-l" }, RISK_SHORT[r]), String(riskFor(pub, r, you))))) : null),
+    h("p", { class: "sw-turn-line" }, pub.turn === you ? "Your turn" : `${nameOf(pub, pub.turn)}'s turn`,
+      pub.phase === "respond" ? " · Respond step" : " · Management"),
+    latest ? h("p", { class: "sw-latest" + fresh(`latest|${latest.v}|${latest.text}`) }, latest.text) : null);
+}
+
+let rerender = () => {};
+
+function renderPlayer(payload, pub, ctx, entries) {
+  const you = payload.seat;
+  const mine = payload.view.private || {};
+  const send = sender(ctx);
+  const acts = payload.actions;
+  const myChoice = Boolean(pub.choice && pub.choice.seat === you && byType(acts, "choose").length);
+  const key = myChoice ? "choice" : `${pub.turn_no}|${pub.phase}|${acts.length > 0}|${pub.demo ? acts.map((a) => a.type).join() : ""}`;
+  if (key !== situation) {
+    situation = key;
+    if (myChoice) tab = "challenge";
+    else if (pub.demo && acts.length) tab = tabOf(acts[0]);
+    else if (acts.length && pub.phase === "respond") tab = "challenge";
+    else if (acts.length && pub.phase === "manage" && pub.turn === you) tab = byType(acts, ...HAND_TYPES).length ? "hand" : "challenge";
+  }
+  if (myChoice) tab = "challenge";
+  // The guided demo highlights the one step it offers.
+  const demoGo = (a) => Boolean(pub.demo) && acts.includes(a);
+  let panel;
+  if (tab === "hand") panel = handTab(payload, pub, mine, send, demoGo);
+  else if (tab === "jobsites") panel = jobsitesTab(payload, pub, you, send);
+  else if (tab === "table") panel = tableTab(payload, pub, you, entries);
+  else panel = challengeTab(payload, pub, you, send);
+  return [
+    topStrip(pub, you, entries),
+    lastPanel(pub, you),
+    tabBar(payload, you, myChoice ? "challenge" : null),
+    h("div", { id: "sw-panel", class: `sw-panel sw-panel-${tab}`, role: "tabpanel", "aria-labelledby": `sw-tab-${tab}` }, panel),
+    bottomBar(payload, pub, you, send, demoGo),
+  ];
+}
+
+// ---- The board (and the teacher's table page) ---------------------------------------------
+function renderBoard(payload, pub, ctx, entries) {
+  const turnName = nameOf(pub, pub.turn);
+  const head = h("div", { class: "sw-board-top" },
+    h("p", { class: "sw-board-turn" + fresh(`turn|${pub.turn_no}`) }, icon("flag"), `${turnName}'s turn`,
+      h("span", { class: "sw-phase" }, pub.phase === "respond" ? "Respond" : "Management")),
+    h("p", { class: "sw-board-prompt" }, pub.choice || pub.demo ? payload.view.prompt.text : `First to ${plural(pub.goal, "Environment")} wins`),
+    h("p", { class: "sw-legend", "aria-label": "Numbers are Toxic, Erosion, Nutrient" },
+      RISKS.map((r) => h("span", { class: `sw-n sw-${r}` }, RISK_NAME[r]))));
+  const sites = h("div", { class: "sw-board-sites" }, pub.players.map((p) => jobsiteBlock(pub, p, null, [], () => {}, { board: true })));
+  const side = h("div", { class: "sw-board-side" },
+    envPanel(pub, null, { board: true }),
+    respondPanel(pub, null, { board: true }),
+    pub.choice ? h("p", { class: "sw-choice other" }, icon("clock"), `${nameOf(pub, pub.choice.seat)} is choosing a card to discard.`) : null,
+    lastPanel(pub, null, { board: true }));
+  // The log fills what the Jobsites leave free (nothing, once four Jobsites are full).
+  const left = h("div", { class: "sw-board-left" }, sites, shared.logList(entries.filter((e) => e.t !== "ruling"), 10));
+  return [head, h("div", { class: "sw-board-main" }, left, side)];
+}
+
+// ---- Entry point ---------------------------------------------------------------------------
+export function render(root, payload, ctx) {
+  const pub = payload.view.public;
+  const entries = typeof ctx.log === "function" ? ctx.log() : (payload.log || []);
+  rerender = () => render(root, payload, ctx);
+  seenNext = new Set();
+  let body;
+  if (!pub || !pub.players) body = [h("p", {}, payload.view.prompt.text)];
+  else if (ctx.role === "player" && payload.seat !== null && payload.seat !== undefined) body = renderPlayer(payload, pub, ctx, entries);
+  else body = renderBoard(payload, pub, ctx, entries);
+  const role = ctx.role === "player" ? "player" : ctx.role === "facilitator" ? "facilitator" : "board";
+  preserveFocus(root, () => replace(root, h("div", { class: `sw game-view sw-${role} sw-phase-${pub && pub.phase}` + (pub && pub.demo ? " sw-demo" : "") }, body)));
+  seen = seenNext;
+}
+
+// The end screen's scores count the Environments cleaned up.
+export const scoreText = (n) => plural(n, "Environment");
