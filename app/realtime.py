@@ -474,8 +474,22 @@ def on_note(conn: Connection, payload):
     return ok(version=note.version)
 
 
+@handler
+def on_notes(conn: Connection, payload):
+    """The table's playtest notes, for its players (a game's Table tab) and its watchers."""
+    validate_payload(payload, {})
+    tables, _classes, _notifier = services()
+    if conn.token_hash is not None:
+        code = tables.seat_ref(conn.token_hash).table
+    elif conn.watching is not None:
+        code = conn.watching
+    else:
+        raise ServiceError("not_joined", "Join or watch a table to read its playtest notes.")
+    return ok(notes=[{"author": n.author, "text": n.text, "version": n.version} for n in tables.notes(code)])
+
+
 HANDLERS = {"connect": on_connect, "disconnect": on_disconnect, "join": on_join, "resume": on_resume,
-            "watch": on_watch, "act": on_act, "moderate": on_moderate, "note": on_note}
+            "watch": on_watch, "act": on_act, "moderate": on_moderate, "note": on_note, "notes": on_notes}
 
 
 def register(app, sio) -> None:

@@ -14,6 +14,8 @@ import json
 import sqlite3
 
 import pytest
+
+from app import engines
 import requests
 
 import test_layout as layout
@@ -229,6 +231,13 @@ def test_three_phones_fail_with_a_donation_then_clean_up(server, browser):  # no
     page.locator(".sw-scores li").nth(2).wait_for()
     check_phone(page, width, height, "table", [".sw-prompt", ".sw-env-name", ".sw-to-challenge"])
     layout.in_thumb_reach(page, ".sw-to-challenge", width, height)
+    # The Table tab: every ruling readable (the ones applied here marked), and the playtest notes.
+    ruling = page.locator(".sw-rulings li.sw-applied summary", has_text="One copy of each card")
+    ruling.click()
+    page.locator(".sw-rulings details[open] p", has_text="143 active cards").wait_for()
+    assert page.locator(".sw-rulings li").count() == len(engines.spec("storm_war").rulings)
+    page.locator(".sw-notes", has_text="No notes yet.").wait_for()
+
     page.locator(".sw-tab[data-tab=jobsites]").click()
     check_phone(page, width, height, "jobsites-manage", [".sw-prompt", ".sw-site.mine .sw-chip", ".sw-to-challenge"])
     page.locator(".sw-tab[data-tab=challenge]").click()

@@ -59,6 +59,16 @@ def games():
     return jsonify(engines.games())
 
 
+@bp.get("/games/<key>/rulings")
+def rulings(key):
+    """A game's ruling catalogue, for players to read (a game's Table tab) and for reports."""
+    if key not in engines.keys():
+        return jsonify(error={"code": "unknown_game", "message": "There is no such game."}), 404
+    spec = engines.spec(key)
+    version = spec.data_versions.get("rulings.json", "")
+    return jsonify(game=key, title=spec.title, version=version, rulings=list(spec.rulings))
+
+
 @bp.post("/tables")
 @token_required
 def create_table():

@@ -7,7 +7,8 @@ const code = app.dataset.code;
 const root = document.getElementById("game-root");
 const socket = connect();
 let current = null;
-const ctx = { role: "board", current: () => current, log: () => (current ? current.log : []) };
+const ctx = { role: "board", current: () => current, log: () => (current ? current.log : []),
+  notes: () => request(socket, "notes", {}) };
 
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));
 socket.on("view", (payload) => {

@@ -89,7 +89,7 @@ function seatOf(index) {
 async function act(s, action) {
   if (!s.current) return { ok: false };
   const ack = await request(s.socket, "act", { version: s.current.version, action });
-  if (!ack.ok && ack.error.code !== "stale") {
+  if (!ack.ok && ack.error) {
     flash(ack.error.message);
     for (const el of root.querySelectorAll(".act-error")) el.textContent = ack.error.message;
   }

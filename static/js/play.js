@@ -84,7 +84,9 @@ joinForm.addEventListener("submit", async (event) => {
 export async function act(action) {
   if (!current) return { ok: false };
   const ack = await request(socket, "act", { version: current.version, action });
-  if (!ack.ok && ack.error.code !== "stale") {
+  // Every refusal is said, a stale move too: the fresh view has arrived and the
+  // student must look again before tapping (issue: a tap is never silently lost).
+  if (!ack.ok && ack.error) {
     flash(ack.error.message);
     // And next to the controls (a game's module keeps it there across re-renders).
     for (const el of root.querySelectorAll(".act-error")) el.textContent = ack.error.message;
@@ -100,7 +102,9 @@ function flash(message) {
   flash.timer = setTimeout(() => banner(el, current || {}), 4000);
 }
 
-const ctx = { role: "player", act, flash, current: () => current, log: () => (current ? current.log : []) };
+// notes(): the table's playtest notes (a game's Table tab may list them).
+const ctx = { role: "player", act, flash, current: () => current, log: () => (current ? current.log : []),
+  notes: () => request(socket, "notes", {}) };
 
 let removed = false;
 

@@ -161,7 +161,7 @@ export function actionControls(actions, act, { focusPrefix = "act" } = {}) {
     const pending = act(action);
     if (pending && pending.then) {
       pending.then((ack) => {
-        if (ack && !ack.ok && ack.error && ack.error.code !== "stale") error.textContent = ack.error.message || "That was refused.";
+        if (ack && !ack.ok && ack.error) error.textContent = ack.error.message || "That was refused.";
       });
     }
   };

@@ -1020,9 +1020,11 @@ def _prompt_text(s: dict, viewer) -> str:
     turn = _name(s, s["turn"])
     if s["phase"] == "respond":
         ch = s["challenge"]
-        what = f"{_name(s, ch['seat'])}'s {ch['risk'].capitalize()} challenge"
+        whose = "your" if viewer == ch["seat"] else f"{_name(s, ch['seat'])}'s"
+        what = f"{whose} {ch['risk'].capitalize()} challenge"
         if mine:
-            return f"Respond to {what}: play a Chaos card, donate a BMP, or pass."
+            return (f"Respond to {what}: play a Chaos card or pass." if viewer == ch["seat"]
+                    else f"Respond to {what}: play a Chaos card, donate a BMP, or pass.")
         return f"Respond step of {what}: waiting for {join_names([_name(s, w) for w in _waiting(s)])} to pass."
     if mine:
         return "Your turn: manage your Jobsite, then challenge a risk or skip."
@@ -1045,7 +1047,8 @@ def view(state: dict, viewer) -> dict:
     public = {
         "status": s["status"], "names": list(s["names"]), "turn": s["turn"], "turn_no": s["turn_no"],
         "phase": s["phase"], "goal": s["goal"], "demo": s["demo_step"] is not None,
-        "environment": env, "effective_risks": ({r: _effective_risk(s, s["turn"], r) for r in RISKS}
+        # The risks everyone but the Degrader's placer faces (the placer sees the printed ones).
+        "environment": env, "effective_risks": ({r: _effective_risk(s, None, r) for r in RISKS}
                                                 if env else None),
         "degrader": (dict(content.public_card(_key(s, s["degrader"]["id"])), by=s["degrader"]["by"])
                      if s["degrader"] else None),
@@ -1106,7 +1109,8 @@ def bot(seen: dict, offered: list[dict], rng) -> dict | None:
             return best
     if "challenge" in by_type:
         me = public["players"][public["turn"]]["jobsite"]["defense"]
-        risks = public["effective_risks"]
+        placed = public["degrader"] is not None and public["degrader"]["by"] == private["seat"]
+        risks = public["environment"]["risks"] if placed else public["effective_risks"]
         margin = {a["risk"]: me[a["risk"]] - risks[a["risk"]] for a in by_type["challenge"]}
         best = max(by_type["challenge"], key=lambda a: (margin[a["risk"]], a["risk"]))
         if margin[best["risk"]] >= 0:

@@ -108,7 +108,7 @@ function sender(ctx) {
     const pending = ctx.act(action);
     if (!pending || !pending.then) return;
     pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
+      if (!ack || ack.ok || !ack.error) return;
       refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 6000 };
       for (const el of document.querySelectorAll(".sw .act-error")) el.textContent = refused.text;
     });
@@ -411,22 +411,49 @@ function jobsitesTab(payload, pub, you, send) {
     order.map((seat) => jobsiteBlock(pub, pub.players[seat], you, acts, send)));
 }
 
-function rulingsPanel(entries) {
-  const counts = new Map();
-  for (const e of entries) {
-    if (e.t !== "ruling") continue;
-    const key = e.id || e.text;
-    const had = counts.get(key);
-    counts.set(key, { text: e.text, id: e.id, n: had ? had.n + 1 : 1 });
-  }
-  return h("section", { class: "sw-rulings", "aria-label": "Rulings" },
-    h("h2", { class: "sw-h" }, "Provisional rulings applied at this table"),
-    counts.size ? h("ul", { role: "list" }, [...counts.values()].map((r) => h("li", {}, h("span", {}, r.text), r.n > 1 ? h("span", { class: "sw-times" }, ` (${r.n}×)`) : null)))
-      : h("p", { class: "sw-hint" }, "None has been needed yet."),
-    h("p", { class: "sw-note" }, "These are testing decisions, not rules approved by CWT. The full list is in the rule sheet."));
+// The game's ruling catalogue (fetched once) and the table's playtest notes (fetched
+// when the Table tab shows, at most every 15 s): neither travels with every view.
+let catalogue = null;
+const notes = { list: null, at: 0 };
+function loadCatalogue(game) {
+  if (catalogue !== null) return;
+  catalogue = [];
+  fetch(`/api/games/${encodeURIComponent(game)}/rulings`).then((r) => (r.ok ? r.json() : null)).then((body) => {
+    if (body && Array.isArray(body.rulings)) { catalogue = body.rulings; rerender(); }
+  }).catch(() => { catalogue = null; });
+}
+function loadNotes(ctx) {
+  if (typeof ctx.notes !== "function" || Date.now() - notes.at < 15000) return;
+  notes.at = Date.now();
+  ctx.notes().then((ack) => { if (ack && ack.ok) { notes.list = ack.notes; rerender(); } });
 }
 
-function tableTab(payload, pub, you, entries) {
+function rulingsPanel(entries) {
+  const applied = new Map();
+  for (const e of entries) if (e.t === "ruling") applied.set(e.id, (applied.get(e.id) || 0) + 1);
+  const list = catalogue && catalogue.length ? catalogue : [];
+  return h("section", { class: "sw-rulings", "aria-label": "Rulings" },
+    h("h2", { class: "sw-h" }, "Rulings for this playtest"),
+    h("p", { class: "sw-note" }, "Testing decisions, not rules approved by CWT. Tap one to read it; the number says how often it decided something at this table."),
+    list.length ? h("ul", { role: "list" }, list.map((r) => h("li", { class: applied.get(r.id) ? "sw-applied" : "" },
+      h("details", {}, h("summary", {}, r.title, applied.get(r.id) ? h("span", { class: "sw-times" }, ` (${applied.get(r.id)}\u00d7 here)`) : null,
+        r.kind === "reconstruction" ? h("span", { class: "sw-kind" }, " \u00b7 for review") : null),
+      h("p", {}, r.text)))))
+      : h("p", { class: "sw-hint" }, "Loading the rulings\u2026"));
+}
+
+function notesPanel() {
+  return h("section", { class: "sw-notes", "aria-label": "Playtest notes" },
+    h("h2", { class: "sw-h" }, "Playtest notes"),
+    notes.list && notes.list.length
+      ? h("ul", { role: "list" }, notes.list.map((n) => h("li", {}, h("strong", {}, n.author), `: ${n.text}`)))
+      : h("p", { class: "sw-hint" }, notes.list ? "No notes yet." : "Loading the notes\u2026"),
+    h("p", { class: "sw-note" }, "Tap \u201cPlaytest note\u201d at the bottom of this page to tell the testers what happened or what was confusing."));
+}
+
+function tableTab(payload, pub, you, entries, ctx) {
+  loadCatalogue(payload.game);
+  loadNotes(ctx);
   return h("section", { class: "sw-table", "aria-label": "Table" },
     envPanel(pub, you, { full: true }),
     h("h2", { class: "sw-h" }, `Scores: first to ${plural(pub.goal, "Environment")} wins`),
@@ -437,7 +464,7 @@ function tableTab(payload, pub, you, entries) {
     h("p", { class: "sw-piles" }, `${plural(pub.deck, "card")} to draw · ${pub.discard} discarded · ${plural(pub.environments_left, "Environment")} left`),
     shared.logList(entries, 40),
     rulingsPanel(entries),
-    h("p", { class: "sw-note" }, "Playtest notes: tap “Playtest note” at the bottom of this page to tell the testers what happened or what was confusing."));
+    notesPanel());
 }
 
 function tabBar(payload, you, forced) {
@@ -535,7 +562,7 @@ function renderPlayer(payload, pub, ctx, entries) {
   let panel;
   if (tab === "hand") panel = handTab(payload, pub, mine, send, demoGo);
   else if (tab === "jobsites") panel = jobsitesTab(payload, pub, you, send);
-  else if (tab === "table") panel = tableTab(payload, pub, you, entries);
+  else if (tab === "table") panel = tableTab(payload, pub, you, entries, ctx);
   else panel = challengeTab(payload, pub, you, send);
   return [
     topStrip(pub, you, entries),

@@ -105,7 +105,7 @@ function send(ctx, action) {
   const pending = ctx.act(action);
   if (!pending || !pending.then) return;
   pending.then((ack) => {
-    if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
+    if (!ack || ack.ok || !ack.error) return;
     refused = { text: ack.error.message || "That move was refused.", until: Date.now() + REFUSED_MS };
     for (const el of document.querySelectorAll(".war-game .act-error")) el.textContent = refused.text;
     setTimeout(() => {

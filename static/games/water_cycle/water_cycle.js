@@ -124,7 +124,7 @@ function sender(ctx) {
     const pending = ctx.act(action);
     if (!pending || !pending.then) return;
     pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
+      if (!ack || ack.ok || !ack.error) return;
       refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 5000 };
       for (const el of document.querySelectorAll(".wcc .act-error")) el.textContent = refused.text;
     });
