@@ -60,7 +60,9 @@ def _explain_text(moves, chooser):
     return actor, action
 
 
-CASES = [(n, mode, seed) for n in (2, 3, 4) for mode in ("on", "off") for seed in range(12)]
+# 204 games; the fast suite plays the first 12 seeds of each kind, CI all of them.
+CASES = [pytest.param(n, mode, seed, marks=[pytest.mark.slow] if seed >= 12 else [])
+         for n in (2, 3, 4) for mode in ("on", "off") for seed in range(34)]
 
 
 @pytest.mark.parametrize("n,mode,seed", CASES)

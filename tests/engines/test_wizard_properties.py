@@ -43,7 +43,9 @@ def _sensible(moves, chooser):
     return chooser.choice(casts if casts and chooser.random() < 0.8 else moves)
 
 
-CASES = [(opponent, seed) for opponent in ("human", "computer") for seed in range(60)]
+# 204 duels; the fast suite plays the first 40 seeds of each kind, CI all of them.
+CASES = [pytest.param(opponent, seed, marks=[pytest.mark.slow] if seed >= 40 else [])
+         for opponent in ("human", "computer") for seed in range(102)]
 
 
 @pytest.mark.parametrize("opponent,seed", CASES)
