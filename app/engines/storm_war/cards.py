@@ -24,10 +24,11 @@ stay on a Jobsite. The engine gives the ops their meaning (see the rule sheet).
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
+
+from ..datafile import read_json, text_problem
 
 DATA = Path(__file__).with_name("data")
 CARDS_PATH = DATA / "cards.json"
@@ -121,27 +122,6 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _has_emoji(text: str) -> bool:
-    return any(ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF or ord(ch) == 0xFE0F for ch in text)
-
-
-def text_problem(value, label: str, max_len: int) -> str | None:
-    """Why `value` is not acceptable plain text for `label`, or None when it is fine."""
-    if not isinstance(value, str):
-        return f"{label} is not text"
-    if not value.strip():
-        return f"{label} is empty"
-    if value != value.strip() or "\n" in value or "\r" in value or "\x00" in value:
-        return f"{label} must be one line without leading or trailing spaces"
-    if "<" in value or ">" in value:
-        return f"{label} contains HTML (< or >)"
-    if _has_emoji(value):
-        return f"{label} contains an emoji"
-    if len(value) > max_len:
-        return f"{label} is longer than {max_len} characters"
-    return None
 
 
 def defense_line(numbers: dict) -> str:
@@ -338,21 +318,6 @@ def reference_problems(card) -> list[str]:
     return problems
 
 
-def _read_json(path: Path, keys: tuple[str, ...]) -> dict:
-    """A data file that must be an object with exactly `keys`, including version and reconstruction."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{Path(path).name}: cannot be read: {exc}") from exc
-    if not isinstance(data, dict) or set(data) != set(keys):
-        raise ValueError(f"{Path(path).name}: expected exactly the keys {', '.join(keys)}")
-    for field in ("version", "reconstruction"):
-        problem = text_problem(data[field], field, SCIENCE_MAX)
-        if problem:
-            raise ValueError(f"{Path(path).name}: {problem}")
-    return data
-
-
 def _where(item, n: int) -> str:
     name = item.get("id") if isinstance(item, dict) else None
     return f"#{n} ({name})" if isinstance(name, str) else f"#{n}"
@@ -365,7 +330,8 @@ def load_cards(path: Path | str | None = None) -> tuple[str, list[dict], list[di
     """
     path = Path(path or CARDS_PATH)
     name = path.name
-    data = _read_json(path, ("version", "reconstruction", "cards", "references"))
+    data = read_json(path, ("version", "reconstruction", "cards", "references"), texts=("version", "reconstruction"),
+                     max_len=SCIENCE_MAX)
     cards, references = data["cards"], data["references"]
     if not isinstance(cards, list) or not isinstance(references, list):
         raise ValueError(f"{name}: cards and references must be lists")
@@ -426,7 +392,8 @@ def load_environments(path: Path | str | None = None) -> tuple[str, list[dict]]:
     """The Environments: (version, environments). Raises ValueError naming the bad entry."""
     path = Path(path or ENVIRONMENTS_PATH)
     name = path.name
-    data = _read_json(path, ("version", "reconstruction", "environments"))
+    data = read_json(path, ("version", "reconstruction", "environments"), texts=("version", "reconstruction"),
+                     max_len=SCIENCE_MAX)
     envs = data["environments"]
     if not isinstance(envs, list):
         raise ValueError(f"{name}: environments must be a list")

@@ -54,9 +54,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from pathlib import Path
+
+from ..datafile import read_json, text_problem
 
 DATA = Path(__file__).with_name("data")
 TRIVIA_PATH = DATA / "trivia.json"
@@ -105,21 +106,6 @@ _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 
 # ---------------------------------------------------------------- shared checks
 
-def _text_problem(value, label: str, max_len: int) -> str | None:
-    """Why `value` is not acceptable text for `label`, or None when it is fine."""
-    if not isinstance(value, str):
-        return f"{label} is not text"
-    if not value.strip():
-        return f"{label} is empty"
-    if "\x00" in value:
-        return f"{label} contains a NUL byte"
-    if "<" in value or ">" in value:
-        return f"{label} contains HTML (< or >)"
-    if len(value) > max_len:
-        return f"{label} is longer than {max_len} characters"
-    return None
-
-
 def _fold(text: str) -> str:
     """Text compared without case or extra spaces."""
     return " ".join(text.casefold().split())
@@ -144,7 +130,7 @@ def question_problems(q: dict, *, uploaded: bool = False) -> list[str]:
     problems = []
     if not isinstance(q["id"], str) or not q["id"].strip():
         problems.append("id is not a non-empty string")
-    problem = _text_problem(q["question"], "question", QUESTION_MAX)
+    problem = text_problem(q["question"], "question", QUESTION_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
     options = q["options"]
@@ -152,7 +138,7 @@ def question_problems(q: dict, *, uploaded: bool = False) -> list[str]:
         problems.append("there must be exactly four options")
     else:
         for column, option in zip(OPTION_COLUMNS, options):
-            problem = _text_problem(option, column, OPTION_MAX)
+            problem = text_problem(option, column, OPTION_MAX, strict=not uploaded)
             if problem:
                 problems.append(problem)
         texts = [_fold(o) for o in options if isinstance(o, str) and o.strip()]
@@ -161,29 +147,16 @@ def question_problems(q: dict, *, uploaded: bool = False) -> list[str]:
     answer = q["answer"]
     if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer <= 3:
         problems.append("answer must be a whole number from 0 to 3")
-    problem = _text_problem(q["explanation"], "explanation", EXPLANATION_MAX)
+    problem = text_problem(q["explanation"], "explanation", EXPLANATION_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
     allowed = DIFFICULTIES + ((UPLOAD_DIFFICULTY,) if uploaded else ())
     if q["difficulty"] not in allowed:
         problems.append(f"difficulty {q['difficulty']!r} is not one of {', '.join(allowed)}")
-    problem = _text_problem(q["topic"], "topic", TOPIC_MAX)
+    problem = text_problem(q["topic"], "topic", TOPIC_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
     return problems
-
-
-def _read_json(path: Path, keys: tuple[str, ...]) -> dict:
-    """Load a data file that must be an object with exactly `keys`, one being a version string."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{Path(path).name}: cannot be read: {exc}") from exc
-    if not isinstance(data, dict) or set(data) != set(keys):
-        raise ValueError(f"{Path(path).name}: expected exactly the keys {', '.join(keys)}")
-    if not isinstance(data["version"], str) or not data["version"].strip():
-        raise ValueError(f"{Path(path).name}: needs a version string")
-    return data
 
 
 def _check_entries(name: str, items, fields: tuple[str, ...], *, minimum: int = 1, label: str) -> None:
@@ -203,7 +176,7 @@ def _check_entries(name: str, items, fields: tuple[str, ...], *, minimum: int = 
 
 def _check_texts(name: str, where: str, item: dict, fields, max_len: int = 600) -> None:
     for field in fields:
-        problem = _text_problem(item[field], field, max_len)
+        problem = text_problem(item[field], field, max_len)
         if problem:
             raise ValueError(f"{name}: {where}: {problem}")
 
@@ -213,7 +186,7 @@ def _check_texts(name: str, where: str, item: dict, fields, max_len: int = 600) 
 def load_builtin(path: Path | str | None = None) -> tuple[str, list[dict]]:
     """The shipped trivia bank: (version, questions). Raises ValueError naming a bad question."""
     path = Path(path or TRIVIA_PATH)
-    data = _read_json(path, ("version", "questions"))
+    data = read_json(path, ("version", "questions"))
     questions = data["questions"]
     if not isinstance(questions, list) or not questions:
         raise ValueError(f"{path.name}: expected a non-empty list of questions")
@@ -236,7 +209,7 @@ def load_builtin(path: Path | str | None = None) -> tuple[str, list[dict]]:
 def load_crises(path: Path | str | None = None) -> tuple[str, list[dict]]:
     """The Crisis cards: (version, crises). Raises ValueError naming a bad crisis."""
     path = Path(path or CRISES_PATH)
-    data = _read_json(path, ("version", "crises"))
+    data = read_json(path, ("version", "crises"))
     crises = data["crises"]
     _check_entries(path.name, crises, CRISIS_FIELDS, minimum=CRISES_MIN, label="crises")
     for crisis in crises:
@@ -248,7 +221,7 @@ def load_crises(path: Path | str | None = None) -> tuple[str, list[dict]]:
         if not isinstance(ideas, list) or not 2 <= len(ideas) <= 3:
             raise ValueError(f"{path.name}: crisis {cid}: ideas must be a list of 2 or 3 sentences")
         for idea in ideas:
-            problem = _text_problem(idea, "an idea", 300)
+            problem = text_problem(idea, "an idea", 300)
             if problem:
                 raise ValueError(f"{path.name}: crisis {cid}: {problem}")
     return data["version"], crises
@@ -257,7 +230,7 @@ def load_crises(path: Path | str | None = None) -> tuple[str, list[dict]]:
 def load_cards(path: Path | str | None = None) -> tuple[str, dict]:
     """The card texts: (version, {"resources", "weather", "emergency", "collapse"})."""
     path = Path(path or CARDS_PATH)
-    data = _read_json(path, ("version", "resources", "weather", "emergency", "collapse"))
+    data = read_json(path, ("version", "resources", "weather", "emergency", "collapse"))
     for group, kinds in (("resources", RESOURCE_KINDS), ("weather", WEATHER_KINDS)):
         cards = data[group]
         _check_entries(path.name, cards, CARD_FIELDS, minimum=len(kinds), label=f"{group} cards")

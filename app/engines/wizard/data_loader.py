@@ -36,8 +36,9 @@ from __future__ import annotations
 import copy
 import json
 import re
-import unicodedata
 from pathlib import Path
+
+from ..datafile import text_problem
 
 DATA = Path(__file__).with_name("data")
 CHARACTERS_PATH = DATA / "characters.json"
@@ -74,40 +75,9 @@ TEXT_MAX = {"version": 40, "reconstruction": 400, "id": 60, "name": 60, "occupat
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 _WORD = re.compile(r"[a-z]+")
-_ENTITY = re.compile(r"&(#\d+|#x[0-9a-f]+|[a-z]+);", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- shared checks
-
-def _is_emoji(ch: str) -> bool:
-    code = ord(ch)
-    return (
-        code >= 0x1F000                      # pictographs, emoticons, flags, symbols
-        or 0x2600 <= code <= 0x27BF          # miscellaneous symbols and dingbats
-        or 0x2B00 <= code <= 0x2BFF          # arrows and stars used as emoji
-        or 0x2190 <= code <= 0x21FF          # arrows
-        or code in (0x200D, 0x20E3, 0xFE0F, 0xFE0E, 0x00A9, 0x00AE, 0x2122, 0x3030, 0x303D)
-    )
-
-
-def _text_problem(value, label: str, max_len: int) -> str | None:
-    """Why `value` is not acceptable plain text for `label`, or None when it is fine."""
-    if not isinstance(value, str):
-        return f"{label} is not text"
-    if not value.strip():
-        return f"{label} is empty"
-    if value != value.strip() or "  " in value:
-        return f"{label} has extra spaces"
-    if "<" in value or ">" in value or _ENTITY.search(value):
-        return f"{label} contains HTML"
-    if any(_is_emoji(ch) for ch in value):
-        return f"{label} contains an emoji or pictograph"
-    if any(unicodedata.category(ch).startswith("C") for ch in value):
-        return f"{label} contains a control character"
-    if len(value) > max_len:
-        return f"{label} is longer than {max_len} characters"
-    return None
-
 
 def _int_in(value, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
@@ -146,7 +116,7 @@ def _check_top(data: dict, fields: tuple[str, ...], path) -> None:
     if problem:
         raise ValueError(f"{path}: top level: {problem}")
     for key in ("version", "reconstruction"):
-        problem = _text_problem(data[key], key, TEXT_MAX[key])
+        problem = text_problem(data[key], key, TEXT_MAX[key])
         if problem:
             raise ValueError(f"{path}: {problem}")
     if "reconstruction" not in data["reconstruction"].casefold():
@@ -175,7 +145,7 @@ def character_problems(entry, *, leader: bool) -> list[str]:
     if not isinstance(entry["id"], str) or not _SNAKE.match(entry["id"]):
         problems.append("id is not snake_case")
     for key in ("name", "occupation", "note"):
-        problem = _text_problem(entry[key], key, TEXT_MAX[key])
+        problem = text_problem(entry[key], key, TEXT_MAX[key])
         if problem:
             problems.append(problem)
     low, high = LEADER_WILLPOWER_RANGE if leader else WILLPOWER_RANGE
@@ -244,7 +214,7 @@ def spell_problems(entry) -> list[str]:
     if not isinstance(entry["id"], str) or not _SNAKE.match(entry["id"]):
         problems.append("id is not snake_case")
     for key in ("title", "note"):
-        problem = _text_problem(entry[key], key, TEXT_MAX[key])
+        problem = text_problem(entry[key], key, TEXT_MAX[key])
         if problem:
             problems.append(problem)
     kind = entry["kind"]
