@@ -352,8 +352,8 @@ def test_an_online_match_resumed_on_a_second_browser_context(server, browser):  
     page.wait_for_url(re.compile(r"/online/[A-Z0-9]{6}$"))
     code = page.url.rsplit("/", 1)[1]
     page.get_by_text("This link is control of your seat").wait_for()
-    invite = page.get_by_label("Invitation link").input_value()
-    resume = page.get_by_label("Resume link").input_value()
+    invite = page.get_by_role("textbox", name="Invitation link").input_value()
+    resume = page.get_by_role("textbox", name="Resume link").input_value()
     assert "#invite=" in invite and "#resume=" in resume and "?" not in invite + resume
     token = page.evaluate("c => localStorage.getItem('cg.seat.' + c)", code)
     assert token and token not in invite + resume + page.url
@@ -368,7 +368,7 @@ def test_an_online_match_resumed_on_a_second_browser_context(server, browser):  
     guest.get_by_role("button", name="Accept the invitation").click()
     guest.get_by_text("This link is control of your seat").wait_for()
     assert "#" not in guest.url  # the secret left the address bar
-    assert guest.get_by_label("Invitation link").count() == 0
+    assert guest.get_by_role("textbox", name="Invitation link").count() == 0
     guest.get_by_role("link", name="Go to the match").click()
     guest.wait_for_url(re.compile(f"/join/{code}$"))
 
