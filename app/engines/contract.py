@@ -299,7 +299,9 @@ class GameSpec:
     {"public": the board view's public part, "players": [{seat, name, computer,
     connected}], "result": result or None}, and it returns any of
     {"progress": {value, goal, label, detail}, "turn": {seats, names, text},
-    "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}]}.
+    "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}],
+    "lines": [text, ...]} (lines: at most four short public sentences, shown on the
+    table's card of the class board and overview).
     For the facilitator's overview only, `table` also holds "facilitator": the
     facilitator view's public part (None on the projected class board), and
     figures may return "queue": [{title, detail, quote}] describing a decision
