@@ -44,6 +44,8 @@ def create_app(overrides: dict | None = None):
     app.extensions["banks"] = BankService(db)
     from app.demo import DemoService
     app.extensions["demos"] = DemoService(tables, app.config)
+    from app.online import OnlineService
+    app.extensions["online"] = OnlineService(tables, app.extensions["demos"], app.config)
 
     from app.api import bp as api_bp
     from app.facilitator import bp as facilitator_bp

@@ -40,6 +40,7 @@ STALL_SECONDS = 30     # a playing table waiting this long on named students: sa
 MESSAGE_MAX = 140      # a message to every phone: one line on a phone screen
 RETRIES = 12           # a class change that lost a compare-and-swap is retried this often
 LEADERS_ON_BOARD = 10  # the projected leader board lists this many players
+LINES_MAX = 4          # a game's public lines (figures "lines") on a table's card
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -878,8 +879,9 @@ class ClassService:
         spec = engines.spec(t.game)
         students = [p for p in facts.players if not p["computer"]]
         winners = []
-        if facts.result and facts.public:
-            winners = [facts.public["players"][s]["name"] for s in facts.result["winners"]]
+        if facts.result:  # the seats' names as the table knows them (a game's public view may not list players)
+            names = {p["seat"]: p["name"] for p in facts.players}
+            winners = [names.get(s, f"Seat {s + 1}") for s in facts.result["winners"]]
         turn = facts.figures.get("turn")
         if t.status == "lobby":
             need = max(0, spec.min_seats - len(facts.players))
@@ -891,6 +893,7 @@ class ClassService:
                              "connected": p["connected"]} for p in facts.players],
                 "students": len(students), "connected": sum(p["connected"] for p in students),
                 "progress": facts.figures.get("progress"), "turn": turn,
+                "lines": [str(x) for x in facts.figures.get("lines", [])][:LINES_MAX],
                 "result": ({"winners": winners, "reason": facts.result["reason"]} if facts.result else None)}
 
     @staticmethod

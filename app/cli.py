@@ -73,7 +73,21 @@ def cleanup_demos(max_age: float | None) -> None:
     click.echo(f"Deleted {len(codes)} guided demo table{'s' if len(codes) != 1 else ''}.")
 
 
+matches_cli = AppGroup("matches", help="Online matches started from the home page.")
+
+
+@matches_cli.command("expire")
+@click.option("--now", type=float, default=None, help="The time to fire at (epoch seconds; default: now).")
+def expire_matches(now: float | None) -> None:
+    """End the online matches that waited longer than their game allows without a move
+    (the game's deadline timers; a running server fires them too)."""
+    codes = current_app.extensions["online"].expire(now)
+    click.echo(f"{len(codes)} online match{'es' if len(codes) != 1 else ''} expired"
+               + (f": {', '.join(codes)}." if codes else "."))
+
+
 def register(app) -> None:
     app.cli.add_command(facilitator_cli)
     app.cli.add_command(db_cli)
     app.cli.add_command(demos_cli)
+    app.cli.add_command(matches_cli)

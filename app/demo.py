@@ -1,6 +1,7 @@
-"""Guided demos (GameSpec.demo): a table anyone may open from the home page.
+"""Guided demos and quick starts (GameSpec.demo, GameSpec.starts): a table anyone may
+open from the home page.
 
-`DemoService.open(game, client)` creates a table with the game's demo options
+`DemoService.open(game, client, start)` creates a table with the start's options
 and no facilitator, seats the visitor (a fresh seat token, returned once, in the
 answer to the POST that asked for it: never in a URL) and the demo's computer
 seats, and starts the game (the join does that: see TableService.join). The
@@ -53,12 +54,17 @@ class DemoLimited(ServiceError):
 
 
 def demo_games() -> list[dict]:
-    """The games with a guided demo: {key, title, label, blurb}."""
+    """The games anyone may start from the home page: {key, title, label, blurb} (the first
+    quick start's), "starts": [{key, label, blurb}] and "online": {label, blurb} or None."""
     out = []
     for key in engines.keys():
         spec = engines.spec(key)
-        if spec.demo is not None:
-            out.append({"key": key, "title": spec.title, "label": spec.demo.label, "blurb": spec.demo.blurb})
+        starts = [{"key": d.key, "label": d.label, "blurb": d.blurb} for d in spec.quick_starts]
+        online = {"label": spec.online.label, "blurb": spec.online.blurb} if spec.online else None
+        if starts or online:
+            first = starts[0] if starts else dict(online, key=None)
+            out.append({"key": key, "title": spec.title, "label": first["label"], "blurb": first["blurb"],
+                        "starts": starts, "online": online})
     return out
 
 
@@ -71,8 +77,12 @@ class DemoService:
         self._last_cleanup = 0.0
 
     # ------------------------------------------------------------- limits
+    def admit(self, client: str) -> None:
+        """Count one table opened without an account (a demo, a quick start, an online
+        match: they share one budget) for this client, or refuse it (DemoLimited)."""
+        self._admit(client)
+
     def _admit(self, client: str) -> None:
-        """Count one demo for this client, or refuse it (DemoLimited)."""
         now = time.monotonic()
         window, allowed = float(self.config["DEMO_WINDOW"]), int(self.config["DEMO_PER_CLIENT"])
         with self._lock:
@@ -84,31 +94,34 @@ class DemoService:
                 stamps.popleft()
             if len(stamps) >= allowed:
                 wait = max(1, int(window - (now - stamps[0]) + 59) // 60)
-                raise DemoLimited("client", f"You have opened {allowed} demos in a short time. "
+                raise DemoLimited("client", f"You have started {allowed} games in a short time. "
                                             f"Please wait {wait} minute{'s' if wait != 1 else ''} and try again.")
             stamps.append(now)
 
     def _open_count(self) -> int:
         with self.tables._session() as s:
             return s.execute(select(func.count()).select_from(GameTable)
-                             .where(GameTable.facilitator_id == None)).scalar_one()  # noqa: E711
+                             .where(GameTable.facilitator_id == None, GameTable.demo == True)  # noqa: E711,E712
+                             ).scalar_one()
 
     # --------------------------------------------------------------- open
-    def open(self, game, client: str) -> dict:
-        """A started demo table with the visitor seated. Returns {code, seat, token}."""
+    def open(self, game, client: str, start: str = "demo") -> dict:
+        """A started table of the game's quick start `start` (its guided demo by default)
+        with the visitor seated. Returns {code, seat, token}."""
         try:
             spec = engines.spec(game)
         except Exception:
             raise ServiceError("bad_request", "There is no such game.")
-        if spec.demo is None:
-            raise ServiceError("bad_request", f"{spec.title} has no guided demo.")
+        demo = spec.quick_start(start) if isinstance(start, str) else None
+        if demo is None:
+            raise ServiceError("bad_request", f"{spec.title} has no such quick start.")
         self.cleanup()
         if self._open_count() >= int(self.config["DEMO_GLOBAL_MAX"]):
             raise DemoLimited("global", "Many people are trying the demo right now. Please try again in a few "
                                         "minutes, or ask a teacher to open one for the class.")
         self._admit(client)
-        table = self.tables.create_table(None, spec.key, demo=True)
-        seated = self.tables.join(table.code, spec.demo.seats[spec.demo.humans[0]])
+        table = self.tables.create_table(None, spec.key, demo=demo)
+        seated = self.tables.join(table.code, demo.seats[demo.humans[0]], start=demo)
         return {"code": table.code, "seat": seated["seat"], "token": seated["token"]}
 
     def create_for(self, facilitator_id: int, game) -> GameTable:

@@ -19,15 +19,13 @@ Nothing here knows a game: any game whose spec allows two or more seats works.
 """
 from __future__ import annotations
 
-import base64
-import hashlib
 import hmac
 
 from sqlalchemy import update
 
 from app import engines
 from app.models import Seat
-from app.security import clean_name, hash_token, name_key, new_token
+from app.security import clean_name, derive_token, hash_token, name_key, new_token
 from app.tables import ServiceError, TableService, checked
 
 MIN_PLAYERS = 2
@@ -48,8 +46,7 @@ def supports(spec) -> bool:
 
 def derive(secret: str, code: str, seat: int) -> str:
     """The seat token a hotseat secret stands for (192 bits, URL-safe)."""
-    mac = hmac.new(secret.encode(), f"cg-hotseat:{code}:{seat}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
+    return derive_token(secret, "hotseat", code, seat)
 
 
 def clean_names(raw_names, spec) -> list[str]:

@@ -1,7 +1,9 @@
 """Secrets, codes and input hygiene shared by every entry point."""
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import re
 import secrets
 import unicodedata
@@ -21,6 +23,15 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     # Tokens are long and random, so a fast hash is enough (no dictionary to attack).
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def derive_token(secret: str, purpose: str, *parts) -> str:
+    """A secret derived from a link's secret (192 bits, URL-safe): HMAC-SHA256 of
+    "cg-<purpose>:<part>:<part>..." keyed by `secret`. A link's secret stands for the
+    tokens derived from it, and only those tokens' hashes are stored."""
+    message = ":".join([f"cg-{purpose}", *map(str, parts)]).encode()
+    mac = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac[:24]).decode().rstrip("=")
 
 
 def new_code() -> str:

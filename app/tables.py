@@ -294,18 +294,22 @@ class TableService:
                 self.forget(code)
 
     def create_table(self, facilitator_id: int | None, game: str, options: dict | None = None,
-                     class_id: int | None = None, *, demo: bool = False) -> GameTable:
-        """A lobby table. `demo`: the game's guided demo (GameSpec.demo: its options, and
-        its computer seats join when the visitor does); only a demo may have no facilitator."""
+                     class_id: int | None = None, *, demo=False, anonymous: bool = False) -> GameTable:
+        """A lobby table. `demo`: True for the game's guided demo (GameSpec.demo), or one of
+        its quick starts (a Demo of GameSpec.starts): its options, and its computer seats
+        join when the visitor does. Only a demo, or an `anonymous` table (an online match,
+        app/online.py), may have no facilitator."""
         try:
             spec = engines.spec(game)
-            if demo and spec.demo is None:
+            start = spec.demo if demo is True else (demo or None)
+            if demo and start is None:
                 raise IllegalAction("bad_request", f"{spec.title} has no guided demo.")
-            resolved = engines.options_for(game, dict(spec.demo.options) if demo else options)
+            resolved = engines.options_for(game, dict(start.options) if start else options)
         except IllegalAction as exc:
             raise ServiceError("bad_request", exc.message)
-        if facilitator_id is None and not demo:
+        if facilitator_id is None and not (demo or anonymous):
             raise ServiceError("forbidden", "Only a guided demo can be opened without a facilitator.")
+        demo = bool(demo)
         for _ in range(20):
             table = GameTable(code=new_code(), game=game, engine_version=spec.version,
                               data_versions=dict(spec.data_versions), options=resolved,
@@ -320,8 +324,9 @@ class TableService:
                     s.rollback()
         raise ServiceError("bad_request", "Could not allocate a table code; try again.")
 
-    def join(self, code: str, name: str) -> dict:
-        """Seat a new player at a single table. Returns {seat, token, table}."""
+    def join(self, code: str, name: str, *, start=None) -> dict:
+        """Seat a new player at a single table. Returns {seat, token, table}. `start`: the
+        quick start (a Demo) the table was opened for, when it is not the guided demo."""
         name = checked(clean_name, name)
         for _ in range(10):  # a lost compare-and-swap means another join landed first: look again
             with self._session() as s:
@@ -331,7 +336,7 @@ class TableService:
                     raise ServiceError("forbidden", "This table belongs to a class: join with the class code "
                                                     f"{klass.code if klass else ''} shown on the board.")
                 self.check_open(table)
-                demo = engines.spec(table.game).demo if table.demo else None
+                demo = (start or engines.spec(table.game).demo) if table.demo else None
                 seats = self._seats(s, table)
                 token, student, join = self.seat_student(s, table, seats, name,
                                                          chairs_needed=len(demo.seats) - len(seats) if demo else 1)
@@ -344,7 +349,7 @@ class TableService:
                     if exc.code == "stale":
                         continue
                     raise
-                if table.demo and table.status == "lobby" and len(seats) + 1 == len(demo.humans):
+                if demo is not None and table.status == "lobby" and len(seats) + 1 == len(demo.humans):
                     self.start_now(table.code, actor="system")
                     self.forget(table.code)  # its viewers get the started table in full on the refresh
                 return {"seat": student.seat_index, "token": token, "table": table.code}

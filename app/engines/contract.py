@@ -241,13 +241,19 @@ class Demo:
     the game at once and sends the visitor's browser to the phone page. A facilitator
     may create the same table from the dashboard to project it: a phone joining with
     its code takes the visitor's seat, the computers join and the game starts.
-    `label` is the button's text, `blurb` one sentence under it."""
+    `label` is the button's text, `blurb` one sentence under it.
+
+    The same record declares a game's other *quick starts* (GameSpec.starts: "Play
+    against the computer", say): each has its own `key` (a word, unique in the game)
+    and button; it is opened from the home page exactly like the guided demo, but
+    only the guided demo (GameSpec.demo) is offered to facilitators to project."""
 
     options: dict
     seats: tuple[str, ...]
     computers: tuple[int, ...]
     label: str = "Try the guided demo"
     blurb: str = ""
+    key: str = "demo"
 
     def __post_init__(self):
         humans = self.humans
@@ -261,6 +267,31 @@ class Demo:
 
 
 @dataclass(frozen=True)
+class Online:
+    """An online match of a two-seat game, started from the home page without an account.
+
+    The platform creates a table with these `options` and seats its creator in seat 0;
+    the creator gets an invitation link for the opponent (seat 1, once: the match then
+    starts) and a private resume link; the opponent gets their own resume link. A resume
+    link restores its seat on any device, any number of times. The links carry their
+    secret in the URL fragment. `seats` are the default names (a player may type
+    another), `noun` names the players in sentences ("the match already has two
+    wizards"), and `expiry_days` is how long the game's own `time_up` timer lets a match
+    wait for a move (the platform only says so; the game's timers() ends it)."""
+
+    options: dict
+    label: str = "Start an online match"
+    blurb: str = ""
+    seats: tuple[str, str] = ("First player", "Second player")
+    noun: str = "players"
+    expiry_days: int = 14
+
+    def __post_init__(self):
+        if len(self.seats) != 2:
+            raise ValueError("An online match has exactly two seats.")
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the platform knows about one game (DESIGN.md "A game is one package").
 
@@ -268,13 +299,17 @@ class GameSpec:
     {"public": the board view's public part, "players": [{seat, name, computer,
     connected}], "result": result or None}, and it returns any of
     {"progress": {value, goal, label, detail}, "turn": {seats, names, text},
-    "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}]}.
+    "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}],
+    "lines": [text, ...]} (lines: at most four short public sentences, shown on the
+    table's card of the class board and overview).
     For the facilitator's overview only, `table` also holds "facilitator": the
     facilitator view's public part (None on the projected class board), and
     figures may return "queue": [{title, detail, quote}] describing a decision
     waiting for the teacher (it never reaches the class board).
     `uploads` declares content a teacher may upload (see Upload).
-    `demo` declares a guided demo (see Demo). `gallery()` returns the game's cards
+    `demo` declares a guided demo (see Demo) and `starts` further quick starts from the
+    home page (Demos with their own `key`); `online` declares online matches (see
+    Online; only for a game two can play). `gallery()` returns the game's cards
     as plain data for the public card gallery (/games/<key>/cards):
     {"title", "intro", "note"?, "sections": [{"key", "title", "intro"?, "items": [{"name",
     "type", "type_label", "numbers": {label: value}, "text", "science", "note"?}]}]}.
@@ -301,6 +336,23 @@ class GameSpec:
     uploads: tuple = ()                # Upload, ...
     demo: Demo | None = None
     gallery: Callable | None = None    # () -> the card gallery's data (see above)
+    starts: tuple = ()                 # Demo, ...: more quick starts from the home page
+    online: Online | None = None
+
+    def __post_init__(self):
+        keys = [d.key for d in self.quick_starts]
+        if len(set(keys)) != len(keys) or not all(k.isidentifier() for k in keys):
+            raise ValueError(f"{self.key}: every quick start needs its own key (a word).")
+        if self.online is not None and not self.min_seats <= 2 <= self.max_seats:
+            raise ValueError(f"{self.key}: only a game two can play may declare online matches.")
+
+    @property
+    def quick_starts(self) -> tuple:
+        """The guided demo (first) and the other quick starts: every button of the home page."""
+        return ((self.demo,) if self.demo is not None else ()) + tuple(self.starts)
+
+    def quick_start(self, key: str) -> "Demo | None":
+        return next((d for d in self.quick_starts if d.key == key), None)
 
     def upload(self, kind: str) -> "Upload | None":
         return next((u for u in self.uploads if u.kind == kind), None)
@@ -314,6 +366,8 @@ class GameSpec:
                 "bot_levels": list(self.bot_levels), "data_versions": dict(self.data_versions),
                 "order_free": sorted(self.order_free), "uploads": [u.to_json() for u in self.uploads],
                 "demo": ({"label": self.demo.label, "blurb": self.demo.blurb} if self.demo else None),
+                "starts": [{"key": d.key, "label": d.label, "blurb": d.blurb} for d in self.quick_starts],
+                "online": ({"label": self.online.label, "blurb": self.online.blurb} if self.online else None),
                 "gallery": self.gallery is not None}
 
 

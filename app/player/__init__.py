@@ -46,14 +46,28 @@ def join(code):
                                entered=code), 404
     if normal != code:
         return redirect(url_for("player.join", code=normal))
-    return render_template("play.html", code=normal, kind=kind, game=record.game, closed=_closed_reason(record))
+    return render_template("play.html", code=normal, kind=kind, game=record.game, closed=_closed_reason(record),
+                           ended_note=_ended_note(kind, record))
+
+
+def _ended_note(kind: str, record) -> str:
+    """What the phone page says of a game that ended by itself rather than by play
+    (an online match whose deadline passed), or ""."""
+    if kind != "table" or record.status != "ended" or record.facilitator_id is not None:
+        return ""
+    online = current_app.extensions["online"]
+    if online.is_online(record.code) and online.expired(record.code):
+        from app import engines
+        return online.expired_message(engines.spec(record.game))
+    return ""
 
 
 def _closed_reason(record) -> str:
     """Why a newcomer cannot join (shown at once instead of the name form), or "".
     A student who already has a seat here still resumes it: the page checks that first."""
     if record.status == "ended":
-        return "This game has already ended."
+        return _ended_note("table", record) if isinstance(record, GameTable) and _ended_note("table", record) \
+            else "This game has already ended."
     if isinstance(record, GameTable):  # a class keeps seating late arrivals while it plays
         if record.locked:
             return "This table is locked by the teacher."
@@ -87,3 +101,4 @@ def qr(code):
 from app.player import hotseat as _hotseat  # noqa: E402,F401  (the hotseat device page on this blueprint)
 from app.player import demo as _demo  # noqa: E402,F401  (the guided demo from the home page)
 from app.player import gallery as _gallery  # noqa: E402,F401  (the public card gallery)
+from app.player import online as _online  # noqa: E402,F401  (online matches: invitation and resume links)

@@ -14,6 +14,12 @@ const socket = connect();
 
 const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
 
+// The game's own public lines for a table (figures "lines"), e.g. each player's standing.
+function gameLines(t) {
+  return t.lines && t.lines.length
+    ? h("ul", { class: "class-lines", role: "list" }, t.lines.map((text) => h("li", {}, text))) : null;
+}
+
 function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -43,7 +49,7 @@ function tableCard(t) {
         h("span", { class: "player-name" }, p.name),
         p.computer ? h("span", { class: "badge" }, "computer") : null,
         !p.computer && !p.connected ? h("span", { class: "state-text away-text" }, "away") : null))),
-    line, progress);
+    line, progress, gameLines(t));
 }
 
 function leaders(list) {

@@ -61,6 +61,12 @@ async function post(path, body) {
   return data;
 }
 
+// The game's own public lines for a table (figures "lines"), e.g. each player's standing.
+function gameLines(t) {
+  return t.lines && t.lines.length
+    ? h("ul", { class: "class-lines", role: "list" }, t.lines.map((text) => h("li", {}, text))) : null;
+}
+
 function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -236,6 +242,7 @@ function tableCard(t, lobbyTargets) {
         : "No winner")
       : t.turn ? h("p", { class: "turn-line" }, t.turn.text) : null,
     progressBlock(t),
+    gameLines(t),
     h("p", { class: "muted" }, `${t.connected} of ${plural(t.students, "student", "students")} connected`),
     h("ul", { class: "class-players", role: "list", "aria-label": `Players at ${label}` },
       t.players.map((p) => playerItem(t, p, lobbyTargets))),

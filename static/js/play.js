@@ -99,7 +99,7 @@ function flash(message) {
   el.textContent = message;
   show(el, true);
   clearTimeout(flash.timer);
-  flash.timer = setTimeout(() => banner(el, current || {}), 4000);
+  flash.timer = setTimeout(() => showBanner(current || {}), 4000);
 }
 
 // notes(): the table's playtest notes (a game's Table tab may list them).
@@ -116,9 +116,20 @@ socket.on("view", (payload) => {
   if (older) return;
   show(joinPanel, false);
   show(gamePanel, true);
-  banner(document.getElementById("banner"), current);
+  showBanner(current);
   render(root, current, ctx);
 });
+
+// The table's banner; a game that ended by itself (an online match that expired)
+// says why, as the server put it on the page.
+function showBanner(payload) {
+  const el = document.getElementById("banner");
+  banner(el, payload);
+  if (payload.status === "ended" && app.dataset.endedNote) {
+    el.textContent = app.dataset.endedNote;
+    show(el, true);
+  }
+}
 
 // Removed by the teacher: say so now and after a reload (not "the game has started").
 socket.on("removed", (msg) => {

@@ -263,11 +263,12 @@ def check_figures(engine, state: dict, n_seats: int, names: list[str]) -> None:
         if engine.actions(state, FACILITATOR) else None
     for given in filter(None, (table, teacher)):
         figures = spec.figures(given)
-        assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts", "queue"}, \
-            figures
+        assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts", "queue",
+                                                              "lines"}, figures
         assert json.loads(dumps(figures)) == figures, "figures are not plain JSON"
         for alert in figures.get("alerts") or []:
             assert {"kind", "level", "text"} <= set(alert), alert
+        assert all(isinstance(line, str) and line for line in figures.get("lines") or []), figures
         for item in figures.get("queue") or []:
             assert {"title"} <= set(item) <= {"title", "detail", "quote"}, item
         if given is table:

@@ -1,8 +1,8 @@
 """The Wizard duel as one game package: the `GAME` spec and the engine
 contract's functions (see app/engines/contract.py and engine.py)."""
-from ..contract import UI, GameSpec, Seating
+from ..contract import UI, Demo, GameSpec, Online, Seating
 from .content import DATA_VERSIONS
-from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
+from .engine import (BLURB, EXPIRY_SECONDS, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, view)
 from .figures import figures
 from .rulings import RULINGS, RULINGS_VERSION
@@ -35,6 +35,13 @@ GAME = GameSpec(
         "Clients were named by their mothers on real amulets. Why might that have mattered to the writer?",
     ),
     start_label="Begin the duel",
+    starts=(Demo(options={"opponent": "computer"}, seats=("Wizard", "Computer wizard"), computers=(1,),
+                 key="computer", label="Play against the computer",
+                 blurb="A duel on this device against the computer wizard: no account needed."),),
+    online=Online(options={"match": "online"}, label="Start an online match",
+                  blurb="Play a friend on another device: share the invitation link. A match waits up to "
+                        f"{EXPIRY_SECONDS // 86400} days for each move.",
+                  seats=("First wizard", "Second wizard"), noun="wizards", expiry_days=EXPIRY_SECONDS // 86400),
     ui=UI(phone="games/wizard/wizard.js", board="games/wizard/wizard.js", facilitator=None,
           stylesheet="games/wizard/wizard.css"),
 )

@@ -1,0 +1,153 @@
+"""Class sessions of a two-seat game (the Wizard duel): students are paired as they
+arrive, an odd student plays the computer, the class board shows every match's
+figures (its `lines`: each wizard's leader and client willpower, the last dice roll),
+and the teacher re-pairs students before a match starts and ends matches from the
+overview. Nothing here is Wizard-specific in the platform: the game's spec (tables of
+2, a solo computer) and its figures decide it."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from phones import seated
+
+GAME = "wizard"
+
+
+@pytest.fixture
+def api(app, teacher_token):
+    client = app.test_client()
+    auth = {"Authorization": f"Bearer {teacher_token}"}
+
+    def call(method, path, body=None, status=200):
+        kwargs = {"headers": auth}
+        if body is not None:
+            kwargs["json"] = body
+        response = getattr(client, method)(path, **kwargs)
+        assert response.status_code == status, (response.status_code, response.get_json())
+        return response.get_json()
+
+    return call
+
+
+@pytest.fixture
+def classes(app):
+    return app.extensions["classes"]
+
+
+def layout(api, code):
+    return [[(s["name"], s["computer"]) for s in t["seats"]] for t in api("get", f"/api/classes/{code}")["tables"]]
+
+
+def wait_for(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def roll_initiative(phones):
+    """Each phone rolls while the game asks it to, until nobody is asked to roll."""
+    for _ in range(20):
+        asked = [p for p in phones if p.can("roll")]
+        if not asked:
+            return
+        assert asked[0].act(next(a for a in asked[0].view["actions"] if a["type"] == "roll"))["ok"]
+    raise AssertionError("initiative never settled")
+
+
+def test_students_are_paired_as_they_arrive_and_an_odd_one_plays_the_computer(api, phone, tables):
+    code = api("post", "/api/classes", {"game": GAME, "fill_with_computer": True}, status=201)["code"]
+    assert api("get", f"/api/classes/{code}")["table_size"] == 2  # the spec's default: pairs
+    students = seated(phone, code, "Ana", "Ben", "Cara", "Dan", "Eve")
+    assert layout(api, code) == [[("Ana", False), ("Ben", False)], [("Cara", False), ("Dan", False)],
+                                 [("Eve", False)]]
+    assert students[0].table == students[1].table != students[2].table
+    started = api("post", f"/api/classes/{code}/start")
+    assert [[(s["name"], s["computer"]) for s in t["seats"]] for t in started["tables"]] == [
+        [("Ana", False), ("Ben", False)], [("Cara", False), ("Dan", False)], [("Eve", False), ("Computer", True)]]
+    assert all(t["status"] == "playing" for t in started["tables"])
+    for p in students:
+        assert p.pump()["status"] == "playing"
+        assert tables.get(p.table).options["match"] == "table"
+
+
+def test_a_late_arrival_waits_for_a_partner_or_plays_the_computer(api, phone):
+    code = api("post", "/api/classes", {"game": GAME}, status=201)["code"]
+    seated(phone, code, "Ana", "Ben")
+    api("post", f"/api/classes/{code}/start")
+    zoe, = seated(phone, code, "Zoe")
+    yan, = seated(phone, code, "Yan")  # the next arrival is Zoe's partner
+    assert zoe.table == yan.table
+    assert yan.pump()["players"][0]["name"] == "Zoe"
+    xia, = seated(phone, code, "Xia")  # alone: the teacher starts her against the computer
+    body = api("post", f"/api/classes/{code}/tables/{xia.table}/start")
+    table = next(t for t in body["tables"] if t["code"] == xia.table)
+    assert [(s["name"], s["computer"]) for s in table["seats"]] == [("Xia", False), ("Computer", True)]
+    assert xia.pump()["status"] == "playing"
+
+
+def test_the_teacher_re_pairs_students_before_their_match_starts(api, phone):
+    code = api("post", "/api/classes", {"game": GAME}, status=201)["code"]
+    ana, ben, cara = seated(phone, code, "Ana", "Ben", "Cara")
+    # Ben joins Cara, whose partner never came; Ana now waits alone.
+    body = api("post", f"/api/classes/{code}/move", {"table": ana.table, "seat": 1, "to": cara.table})
+    assert sorted(body["changed"]) == sorted([ana.table, cara.table])
+    assert layout(api, code) == [[("Ana", False)], [("Cara", False), ("Ben", False)]]
+    assert ben.pump()["code"] == cara.table
+    # A pair is full: a third wizard cannot be moved in.
+    body = api("post", f"/api/classes/{code}/move", {"table": ana.table, "seat": 0, "to": cara.table}, status=409)
+    assert body["error"]["code"] == "table_full"
+    # And a match under way keeps its pair.
+    api("post", f"/api/classes/{code}/tables/{cara.table}/start")
+    body = api("post", f"/api/classes/{code}/move", {"table": cara.table, "seat": 1, "to": ana.table}, status=422)
+    assert body["error"]["code"] == "illegal"
+
+
+def test_the_class_board_shows_every_match_and_the_teacher_ends_one(app, api, phone, classes, tables):
+    code = api("post", "/api/classes", {"game": GAME, "fill_with_computer": True}, status=201)["code"]
+    ana, ben, cara = seated(phone, code, "Ana", "Ben", "Cara")
+    api("post", f"/api/classes/{code}/start")
+    roll_initiative([ana, ben])
+    board = classes.public_overview(code)
+    first = next(t for t in board["tables"] if t["players"][0]["name"] == "Ana")
+    assert first["status"] == "playing" and len(first["lines"]) == 3
+    assert first["lines"][0].startswith("Ana (leader ") and "willpower in 1 client" in first["lines"][0]
+    assert first["lines"][1].startswith("Ben (leader ")
+    assert {"Apa Nochis", "Sarapion"} <= set(" ".join(first["lines"]).replace("(leader ", "|").replace(")", "|")
+                                             .split("|"))
+    assert first["lines"][2].startswith("Last roll: initiative Ana ")
+    solo = next(t for t in board["tables"] if t["players"][0]["name"] == "Cara")
+    assert [p["computer"] for p in solo["players"]] == [False, True]
+    # The facilitator's overview has the same lines, plus its controls.
+    overview = classes.overview(code)
+    mine = next(t for t in overview["tables"] if t["code"] == ana.table)
+    assert mine["lines"] == first["lines"] and mine["can"]["end"]
+    assert [e["name"] for e in overview["leaders"]][:2] and all(e["label"].endswith("willpower")
+                                                                or "leader" in e["label"] for e in overview["leaders"])
+    # An attack's roll replaces the initiative on the board once it is resolved.
+    player = next(p for p in (ana, ben) if p.can("draw"))
+    assert player.act(next(a for a in player.view["actions"] if a["type"] == "draw"))["ok"]
+    # The teacher ends Ana and Ben's match from the overview: the board names its winners.
+    api("post", f"/api/classes/{code}/end", {"table": ana.table})
+    board = classes.public_overview(code)
+    ended = next(t for t in board["tables"] if t["players"][0]["name"] == "Ana")
+    assert ended["status"] == "ended" and ended["result"]["winners"]
+    assert set(ended["result"]["winners"]) <= {"Ana", "Ben"}
+    assert "most willpower" in ended["result"]["reason"]
+    assert ana.pump()["status"] == "ended" and ben.pump()["status"] == "ended"
+    assert next(t for t in board["tables"] if t["players"][0]["name"] == "Cara")["status"] == "playing"
+    assert tables.replay(ana.table) == tables.get(ana.table).state
+    # The projected board's page and the overview page load.
+    assert app.test_client().get(f"/board/{code}").status_code == 200
+
+
+def test_a_game_without_lines_shows_none(api, phone, classes):
+    code = api("post", "/api/classes", {"game": "war", "table_size": 2}, status=201)["code"]
+    seated(phone, code, "Ana", "Ben")
+    api("post", f"/api/classes/{code}/start")
+    assert all(t["lines"] == [] for t in classes.public_overview(code)["tables"])
