@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from datetime import timezone
 
 from sqlalchemy import func, select
 
@@ -82,7 +83,7 @@ class OnlineService:
         if table is None or table.status != "ended":
             return False
         last = self.tables.events(code)[-1]
-        return last.kind == "game" and last.actor == "system"
+        return last.actor == "system" and (last.kind == "game" or last.action.get("type") == "expire")
 
     def expired_message(self, spec) -> str:
         return f"This match expired after {spec.online.expiry_days} days without a move."
@@ -219,4 +220,18 @@ class OnlineService:
             self.tables.fire_due(code, now=now, check_db=True)
             if self.expired(code):
                 expired.append(code)
+        # A match nobody accepted has no game clock yet: it expires from its creation.
+        with self.tables._session() as s:
+            waiting = s.execute(select(GameTable).where(GameTable.facilitator_id == None,  # noqa: E711
+                                                     GameTable.demo == False,  # noqa: E712
+                                                     GameTable.status == "lobby")).scalars().all()
+        for table in waiting:
+            marker = self._marker(table.code)
+            if marker is None:
+                continue
+            spec = engines.spec(table.game)
+            created = marker.at.replace(tzinfo=marker.at.tzinfo or timezone.utc).timestamp()
+            if now - created >= spec.online.expiry_days * 86400:
+                if self.tables.close_unstarted(table.code, self.expired_message(spec)) is not None:
+                    expired.append(table.code)
         return expired

@@ -753,6 +753,16 @@ class TableService:
     # ----------------------------------------------------------- moderation
     PLATFORM_MODERATION = ("lock", "unlock", "pause", "resume", "kick", "end", "start")
 
+    def close_unstarted(self, code: str, text: str) -> Outcome | None:
+        """Close a table whose game never started (an online match nobody accepted
+        within its deadline): a system table event, so the table says why it ended."""
+        def change(live: Live) -> Outcome | None:
+            if live.status != "lobby":
+                return None
+            return self._write(live, actor="system", kind="table", action={"type": "expire"},
+                               log=[{"t": "expired", "text": text}], status="ended")
+        return self._with_live(code, change)
+
     def moderate(self, facilitator_id: int, code: str, version, action, *, scope: str = "table") -> Outcome:
         """The facilitator's change: the platform's (lock, pause, remove a player, end,
         start) or, with scope "game", one of the game's own facilitator actions."""

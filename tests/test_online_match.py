@@ -266,13 +266,14 @@ def test_both_devices_play_and_stale_or_repeated_moves_are_refused(app, tables):
 # ------------------------------------------------------------------- expiry
 def test_the_cli_expires_a_match_after_14_days_without_a_move_and_its_links_say_so(app, tables):
     code, resume0, resume1 = match(app)
-    waiting, _t, resume_w = created(create(app.test_client()))  # never accepted: no clock runs in the lobby
+    waiting, _t, resume_w = created(create(app.test_client()))  # never accepted: it expires from its creation
     runner = app.test_cli_runner()
     result = runner.invoke(args=["matches", "expire", "--now", str(time.time() + 13 * DAY)])
     assert result.exit_code == 0 and "0 online matches expired." in result.output
     assert tables.get(code).status == "playing"
     result = runner.invoke(args=["matches", "expire", "--now", str(time.time() + 14 * DAY + 60)])
-    assert result.exit_code == 0 and f"1 online match expired: {code}." in result.output
+    assert result.exit_code == 0 and "2 online matches expired" in result.output
+    assert code in result.output and waiting in result.output
     table = tables.get(code)
     assert table.status == "ended" and table.state["result"]["winners"] == []
     assert table.state["result"]["reason"] == "the match expired after 14 days without a move"
@@ -290,8 +291,10 @@ def test_the_cli_expires_a_match_after_14_days_without_a_move_and_its_links_say_
     assert f'data-closed="{message}"' in page and f'data-ended-note="{message}"' in page
     # A wrong secret learns nothing, and the waiting match is untouched.
     assert post(app.test_client(), code, "resume", {"secret": "wrong"})[0] == 403
-    assert tables.get(waiting).status == "lobby"
-    assert post(app.test_client(), waiting, "resume", {"secret": resume_w})[1]["ok"]
+    # The match nobody accepted is closed too, and its links say why.
+    assert tables.get(waiting).status == "ended" and tables.events(waiting)[-1].action == {"type": "expire"}
+    status, ack = post(app.test_client(), waiting, "resume", {"secret": resume_w})
+    assert status == 410 and ack["error"]["message"] == message
     assert runner.invoke(args=["matches", "expire", "--now", str(time.time() + 30 * DAY)]).output.startswith("0 ")
 
 
