@@ -110,6 +110,8 @@ function side(cls, who, dice, parts, total) {
       dice ? h("span", { class: "wiz-total" }, String(total)) : null));
 }
 
+const ownerClass = (c) => (c.owner === null || c.owner === undefined ? "neutral" : `w${c.owner}`);
+
 // The dice to show now: {kind, sides, verdict, key} or null.
 function diceModel(pub, you) {
   const roll = pub.last_roll;
@@ -124,7 +126,7 @@ function diceModel(pub, you) {
     if (a.defense) parts.push(["defense", a.defense.strength]);
     return { kind: "attack", sides: [
       side(`w${a.seat}`, `Attack: ${nameOf(pub, a.seat, you)}`, null, [["strength", a.spell.strength]], null),
-      side("def", `Defense: ${target.name}`, null, parts, null)],
+      side(ownerClass(target), `Defense: ${target.name}`, null, parts, null)],
     verdict: "The attack must beat the defense" };
   }
   if (!roll) return null;
@@ -143,7 +145,7 @@ function diceModel(pub, you) {
       : `${roll.attack} against ${roll.defense}: the attack fails`;
   return { kind: "attack", key: JSON.stringify(roll), verdict, good: roll.success, bad: !roll.success,
     sides: [side(`w${roll.seat}`, `Attack: ${nameOf(pub, roll.seat, you)}`, roll.attack_dice, [["strength", roll.strength]], roll.attack),
-      side("def", `Defense: ${target.name}`, roll.defense_dice, parts, roll.defense)] };
+      side(ownerClass(target), `Defense: ${target.name}`, roll.defense_dice, parts, roll.defense)] };
 }
 
 // The dice control: a button that rolls when this viewer may roll, else a display.
@@ -375,8 +377,9 @@ function renderPlayer(payload, pub, ctx, entries) {
     outcome(payload, pub, you, send),
     byType(payload, "continue").length ? null : attackPanel(pub, you),
     pub.pause && !byType(payload, "continue").length ? pausePanel(pub, entries, null, send) : null,
-    h("p", { class: "wiz-prompt" + (mineToAct ? " mine" : ""), "aria-live": "polite" }, payload.view.prompt.text),
-    thumbZone(payload, pub, entries, send),
+    // (Paused, the Continue panel says what the computer did: the prompt would repeat it.)
+    byType(payload, "continue").length ? null
+      : h("p", { class: "wiz-prompt" + (mineToAct ? " mine" : ""), "aria-live": "polite" }, payload.view.prompt.text),
     h("section", { class: "wiz-spell-section w" + you, "aria-label": "Your spells" },
       h("h2", { class: "wiz-h" }, "Your revealed spells", stackView(mine)), spellList(mine)),
     h("section", { class: "wiz-spell-section w" + rival.seat, "aria-label": `${rival.name}'s spells` },
@@ -385,7 +388,8 @@ function renderPlayer(payload, pub, ctx, entries) {
       h("h2", { class: "wiz-h" }, "Your clients"), clientsOf(you).length ? charList(pub, clientsOf(you), you) : h("p", { class: "wiz-none" }, "None yet"),
       h("h2", { class: "wiz-h" }, "The village square"), square.length ? charList(pub, square, you, "square") : h("p", { class: "wiz-none" }, "Nobody is left in the village"),
       h("h2", { class: "wiz-h" }, `${possessive(rival.name)} clients`), clientsOf(rival.seat).length ? charList(pub, clientsOf(rival.seat), you) : h("p", { class: "wiz-none" }, "None yet")),
-    h("div", { class: "wiz-chronicle" }, shared.logList(entries, 14)),
+    h("div", { class: "wiz-chronicle" }, shared.logList(entries, 30)),
+    thumbZone(payload, pub, entries, send),
   ];
 }
 
