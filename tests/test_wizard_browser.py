@@ -52,6 +52,13 @@ def click(page, selector, timeout=3000):
         return False
 
 
+def check_phone(page, width, height, stage, selectors):
+    """As the student sees it: Playwright scrolls the page to reach a control in the
+    sticky bottom bar (a finger does not), so look from the top of the page."""
+    page.evaluate("() => scrollTo(0, 0)")
+    layout.check_phone(page, width, height, stage, selectors)
+
+
 def chronicle(page):
     return page.locator(".wiz-chronicle .log-list").inner_text()
 
@@ -70,7 +77,7 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
     assert phone.locator(".wiz-thumb .wiz-dice .wiz-die").count() == 4
     for page, *_ in boards:
         page.locator(".wiz-dice-initiative").wait_for()
-    layout.check_phone(phone, 360, 740, "wiz-initiative", [".wiz-prompt", ".wiz-thumb .wiz-dice"])
+    check_phone(phone, 360, 740, "wiz-initiative", [".wiz-prompt", ".wiz-thumb .wiz-dice"])
     layout.in_thumb_reach(phone, ".wiz-thumb .wiz-dice", 360, 740)
     for _ in range(10):
         click(phone, ".wiz-thumb .wiz-dice.clickable")
@@ -85,13 +92,13 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
     assert leaders == 2
 
     did = {"draw": 0, "cast_words": 0, "my_roll": 0, "end": 0, "pauses": [], "computer_roll": 0, "defense": 0,
-           "layout": False}
+           "layout": False, "initiative": 0}
 
     def my_turn_cast():
         """Cast the first offered spell at the first target, with words of power."""
         phone.locator(".wiz-choose").first.click()
         phone.locator("#wiz-words").fill(WORDS)
-        layout.check_phone(phone, 360, 740, "wiz-cast-target", [".wiz-duelists", ".wiz-targets", "#wiz-words"])
+        check_phone(phone, 360, 740, "wiz-cast-target", [".wiz-duelists", ".wiz-targets", "#wiz-words"])
         phone.locator(".wiz-target").first.click()
         phone.locator(".wiz-attack .wiz-words", has_text=WORDS).wait_for()
         did["cast_words"] += 1
@@ -113,21 +120,31 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
                 for page, _errors, width, height, minimum in boards:
                     layout.check_board(page, width, height, minimum, "wiz-pause",
                                        [".wiz-pause-text", ".wiz-name", ".wiz-wp", ".wiz-char-name", ".wiz-spell-title"])
-                layout.check_phone(phone, 360, 740, "wiz-pause", [".wiz-pause-text", ".wiz-continue"])
+                check_phone(phone, 360, 740, "wiz-pause", [".wiz-pause-text", ".wiz-continue"])
                 layout.in_thumb_reach(phone, ".wiz-continue", 360, 740)
             click(phone, ".wiz-continue")
             phone.wait_for_timeout(150)
+            continue
+        if visible(phone, ".wiz-thumb .wiz-dice-initiative.clickable"):  # a later round's initiative
+            did["initiative"] += 1
+            click(phone, ".wiz-thumb .wiz-dice.clickable")
+            phone.wait_for_timeout(300)
             continue
         if visible(phone, ".wiz-thumb .wiz-dice.clickable"):
             attacker = phone.locator(".wiz-attack-line").inner_text() if visible(phone, ".wiz-attack-line") else ""
             by_computer = attacker.startswith("Computer")
             before = chronicle(phone).count("Attack ")
             click(phone, ".wiz-thumb .wiz-dice.clickable")
-            phone.locator(".wiz-dice-attack.rolled .wiz-verdict").wait_for()
+            try:
+                phone.wait_for_function("n => document.querySelector('.wiz-chronicle .log-list').innerText"
+                                        ".split('Attack ').length - 1 > n", arg=before, timeout=10_000)
+            except PlaywrightTimeout:
+                shot(phone, "wiz-debug")
+                raise
             if by_computer:
                 did["computer_roll"] += 1
-                phone.wait_for_function("n => document.querySelector('.wiz-chronicle .log-list').innerText"
-                                        ".split('Attack ').length - 1 > n", arg=before)
+                # The computer's next move pauses at once: the phone keeps the roll in view meanwhile.
+                phone.locator(".wiz-dice-attack.rolled .wiz-verdict").wait_for()
                 shot(phone, "wiz-phone-computer-attack-rolled")
             else:
                 did["my_roll"] += 1
@@ -138,20 +155,20 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
                 assert result.locator(".wiz-total").count() == 2
                 assert WORDS in chronicle(phone)
                 if did["my_roll"] == 1:
-                    layout.check_phone(phone, 360, 740, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
+                    check_phone(phone, 360, 740, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
                     for page, _errors, width, height, minimum in boards:
                         page.locator(".wiz-dice-attack.rolled").wait_for()
                         layout.check_board(page, width, height, minimum, "wiz-rolled",
                                            [".wiz-total", ".wiz-verdict", ".wiz-side-who", ".wiz-name", ".log-list li"])
                     phone.set_viewport_size({"width": 390, "height": 844})
-                    layout.check_phone(phone, 390, 844, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
+                    check_phone(phone, 390, 844, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
                     layout.in_thumb_reach(phone, ".wiz-thumb .wiz-end", 390, 844)
                     phone.set_viewport_size({"width": 360, "height": 740})
             continue
         if visible(phone, ".wiz-draw"):
             layout.in_thumb_reach(phone, ".wiz-draw", 360, 740)
             if not did["draw"]:
-                layout.check_phone(phone, 360, 740, "wiz-draw", [".wiz-duelists", ".wiz-prompt", ".wiz-draw"])
+                check_phone(phone, 360, 740, "wiz-draw", [".wiz-duelists", ".wiz-prompt", ".wiz-draw"])
             click(phone, ".wiz-draw")
             phone.locator(".wiz-draw").wait_for(state="detached")
             did["draw"] += 1

@@ -6,7 +6,7 @@
 // payload: {code, game, version, status, seat, view: {public, private, prompt},
 //           actions, log (new entries), players, result, ...}
 // ctx:     {role: "player" | "board" | "facilitator", act(action) -> ack, log()}
-import { h, preserveFocus, replace } from "/static/js/dom.js";
+import { h, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
 
 const WORDS_MAX = 120;
@@ -210,12 +210,13 @@ function spellList(w, opts = {}) {
 }
 
 function willBar(pub, w) {
-  const pct = Math.min(100, Math.round((100 * w.willpower) / pub.goal));
+  const fill = h("span", { class: "wiz-bar-fill" });
+  fill.style.width = `${Math.min(100, Math.round((100 * w.willpower) / pub.goal))}%`; // (CSSOM: the CSP refuses style attributes)
   return h("span", { class: "wiz-will" },
     h("span", { class: "wiz-will-num" + fresh(`will|${w.seat}|${w.willpower}`) }, String(w.willpower)),
     h("span", { class: "wiz-will-of" }, `/ ${pub.goal}`),
     h("span", { class: "wiz-bar", role: "meter", "aria-valuemin": 0, "aria-valuemax": pub.goal, "aria-valuenow": w.willpower,
-      "aria-label": `${w.name}: ${w.willpower} of ${pub.goal} willpower` }, h("span", { class: "wiz-bar-fill", style: `width:${pct}%` })));
+      "aria-label": `${w.name}: ${w.willpower} of ${pub.goal} willpower` }, fill));
 }
 
 function stackView(w, draw = null, send = null) {
@@ -358,9 +359,8 @@ function outcome(payload, pub, you, send) {
     remembered = { key: JSON.stringify(pub.last_roll), pub };
     return roll ? null : diceControl(pub, you, null, send);
   }
-  if (roll || pub.phase === "initiative") { remembered = null; return null; }
   if (remembered && pub.pause) return diceControl(remembered.pub, you, null, send, { old: true });
-  if (!pub.pause) remembered = null;
+  remembered = null;
   return null;
 }
 
@@ -375,7 +375,7 @@ function renderPlayer(payload, pub, ctx, entries) {
   return [
     h("section", { class: "wiz-duelists", "aria-label": "The wizards" }, wizardHead(pub, mine, you), wizardHead(pub, rival, you)),
     outcome(payload, pub, you, send),
-    byType(payload, "continue").length ? null : attackPanel(pub, you),
+    attackPanel(pub, you),
     pub.pause && !byType(payload, "continue").length ? pausePanel(pub, entries, null, send) : null,
     // (Paused, the Continue panel says what the computer did: the prompt would repeat it.)
     byType(payload, "continue").length ? null
@@ -433,6 +433,18 @@ function resultPanel(payload, pub) {
       h("span", {}, nameOf(pub, w.seat, payload.seat)), h("span", { class: "wiz-will-num" }, `${w.willpower} willpower`)))));
 }
 
+// Keep keyboard focus on the "same" control across re-renders, without scrolling
+// the page to it: the next move sits in a sticky bar, and the last outcome at the
+// top of the page must stay in view.
+function keepFocus(root, draw) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.focusKey : null;
+  draw();
+  if (!key) return;
+  const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  if (again) again.focus({ preventScroll: true });
+}
+
 // ---- Entry point -----------------------------------------------------------------------------------
 let again = null; // re-render with the last payload (the two-step cast picker)
 function rerender() {
@@ -455,7 +467,7 @@ export function render(root, payload, ctx) {
     body = renderPlayer(payload, pub, ctx, entries);
   } else body = renderBoard(payload, pub, ctx, entries);
   const cls = `wiz game-view wiz-${ctx.role === "player" ? "phone" : ctx.role} wiz-phase-${pub.phase}` + (pub.pause ? " wiz-paused" : "");
-  preserveFocus(root, () => replace(root, h("div", { class: cls }, body)));
+  keepFocus(root, () => replace(root, h("div", { class: cls }, body)));
   seen = seenNext;
   again = () => render(root, payload, ctx);
 }
