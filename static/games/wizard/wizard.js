@@ -319,7 +319,7 @@ function castPicker(payload, pub, send) {
       h("span", { class: "wiz-target-name" }, c.name, c.leader_of !== null && c.leader_of !== undefined ? icon("crown", { label: "leader" }) : null)));
     })));
   }
-  if (end) parts.push(h("button", { type: "button", class: "wiz-end", dataset: { focusKey: "end" }, onclick: () => { chosen = null; send(end); } }, end.label));
+  if (end) parts.push(h("button", { type: "button", class: "wiz-end" + (castable.length ? "" : " primary big"), dataset: { focusKey: "end" }, onclick: () => { chosen = null; send(end); } }, end.label));
   return parts;
 }
 
