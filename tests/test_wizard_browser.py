@@ -118,8 +118,9 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
             if not did["layout"] and len(did["pauses"]) >= 2:
                 did["layout"] = True
                 for page, _errors, width, height, minimum in boards:
-                    layout.check_board(page, width, height, minimum, "wiz-pause",
+                    sizes = layout.check_board(page, width, height, minimum, "wiz-pause",
                                        [".wiz-pause-text", ".wiz-name", ".wiz-wp", ".wiz-char-name", ".wiz-spell-title"])
+                    print("font sizes", width, sizes)
                 check_phone(phone, 360, 740, "wiz-pause", [".wiz-pause-text", ".wiz-continue"])
                 layout.in_thumb_reach(phone, ".wiz-continue", 360, 740)
             click(phone, ".wiz-continue")
@@ -158,8 +159,9 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
                     check_phone(phone, 360, 740, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
                     for page, _errors, width, height, minimum in boards:
                         page.locator(".wiz-dice-attack.rolled").wait_for()
-                        layout.check_board(page, width, height, minimum, "wiz-rolled",
+                        sizes = layout.check_board(page, width, height, minimum, "wiz-rolled",
                                            [".wiz-total", ".wiz-verdict", ".wiz-side-who", ".wiz-name", ".log-list li"])
+                        print("font sizes", width, sizes)
                     phone.set_viewport_size({"width": 390, "height": 844})
                     check_phone(phone, 390, 844, "wiz-rolled", [".wiz-dice-attack.rolled", ".wiz-thumb .wiz-end"])
                     layout.in_thumb_reach(phone, ".wiz-thumb .wiz-end", 390, 844)
