@@ -79,6 +79,12 @@ def actor_of(actor: str):
     return int(parts[1]) if parts[0] == "seat" else parts[0]
 
 
+def start_options(spec, options: dict, computers: list[int]) -> dict:
+    """The options a game starts with: the table's, as the game adjusts them for the
+    computer seats the platform filled (recorded in the start event, so replay agrees)."""
+    return spec.computer_options(options, computers) if spec.computer_options else options
+
+
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -585,10 +591,11 @@ class TableService:
 
     def _start(self, live: Live, *, actor: str) -> Outcome:
         names = [x.name for x in live.seats]
-        state = live.engine.new(live.options, names, live.seed)
+        computers = [x.index for x in live.seats if x.computer]
+        state = live.engine.new(start_options(live.spec, live.options, computers), names, live.seed)
         log = [{"t": "start", "text": f"The game begins: {', '.join(names)}."}]
-        return self._write(live, actor=actor, kind="table", action={"type": "start", "seats": names}, log=log,
-                           state=state, status="playing")
+        return self._write(live, actor=actor, kind="table", log=log, state=state, status="playing",
+                           action={"type": "start", "seats": names, "computers": computers})
 
     # --------------------------------------------------------------- timers
     def _timers(self, live: Live, state, status: str, paused: bool, *, fired: str | None,
@@ -995,7 +1002,8 @@ class TableService:
             kind = ev.action.get("type")
             if ev.kind == "table":
                 if kind == "start":
-                    state = engine.new(table.options, ev.action["seats"], table.seed)
+                    options = start_options(spec, table.options, ev.action.get("computers", []))
+                    state = engine.new(options, ev.action["seats"], table.seed)
                 elif kind == "end" and state is not None and hasattr(engine, "finish"):
                     state, _ = engine.finish(state)
             elif state is not None:

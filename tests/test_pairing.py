@@ -74,6 +74,10 @@ def test_students_are_paired_as_they_arrive_and_an_odd_one_plays_the_computer(ap
     for p in students:
         assert p.pump()["status"] == "playing"
         assert tables.get(p.table).options["match"] == "table"
+    # Eve's duel is against the computer: it pauses for her Continue and she rolls every die.
+    eve = tables.get(students[4].table)
+    assert eve.state["options"]["opponent"] == "computer" and tables.replay(eve.code) == eve.state
+    assert tables.get(students[0].table).state["options"]["opponent"] == "human"
 
 
 def test_a_late_arrival_waits_for_a_partner_or_plays_the_computer(api, phone):

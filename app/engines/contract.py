@@ -331,6 +331,9 @@ class GameSpec:
     figures: Callable | None = None
     key_moments: frozenset = frozenset({"start", "end", "game_over", "kick", "pause"})
     discussion: tuple = ()             # debrief discussion prompts
+    # options(options, computer_seats) -> options: what a game changes when the platform
+    # has seated computers before the start (the Wizard duel pauses for its human).
+    computer_options: Callable | None = None
     start_label: str = "Start the game"
     ui: UI = UI()
     uploads: tuple = ()                # Upload, ...

@@ -343,6 +343,12 @@ def test_every_computer_move_pauses_for_continue_and_the_human_rolls_every_die()
         s, _ = act(s, 1, **strip_label(casts[0]))
         s, _ = act(s, 0, type="continue")
         assert offered(s, 0) == [{"type": "roll"}] and offered(s, 1) == []   # the human clicks the dice
+        s, log = act(s, 0, type="roll")
+        # The result stays up until the human continues; the pause says the move, not a ruling.
+        assert offered(s, 1) == [] and offered(s, 0) == [{"type": "continue"}]
+        assert s["pause"]["text"] == [e for e in log if e["t"] != "ruling"][-1]["text"]
+        s, _ = act(s, 0, type="continue")
+        assert s["last_roll"]["kind"] == "attack"                           # still visible
 
 
 def test_an_online_match_expires_after_fourteen_days_without_a_move():
@@ -369,3 +375,9 @@ def test_every_ruling_is_emitted_by_the_engine():
     source = open(E.__file__).read()
     for r in GAME.rulings:
         assert f'"{r["id"]}"' in source, r["id"]
+
+
+def test_a_computer_seated_by_the_platform_makes_a_game_against_the_computer():
+    assert E.computer_options({"opponent": "human"}, [1])["opponent"] == "computer"
+    assert E.computer_options({"opponent": "human"}, [])["opponent"] == "human"
+    assert E.computer_options({"opponent": "human"}, [0])["opponent"] == "human"   # only the second wizard

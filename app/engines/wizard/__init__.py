@@ -2,7 +2,7 @@
 contract's functions (see app/engines/contract.py and engine.py)."""
 from ..contract import UI, Demo, GameSpec, Online, Seating
 from .content import DATA_VERSIONS
-from .engine import (BLURB, EXPIRY_SECONDS, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
+from .engine import (BLURB, computer_options, EXPIRY_SECONDS, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, view)
 from .figures import figures
 from .rulings import RULINGS, RULINGS_VERSION
@@ -35,6 +35,7 @@ GAME = GameSpec(
         "Clients were named by their mothers on real amulets. Why might that have mattered to the writer?",
     ),
     start_label="Begin the duel",
+    computer_options=computer_options,
     starts=(Demo(options={"opponent": "computer"}, seats=("Wizard", "Computer wizard"), computers=(1,),
                  key="computer", label="Play against the computer",
                  blurb="A duel on this device against the computer wizard: no account needed."),),

@@ -126,6 +126,12 @@ def _dice_seat(s: dict, seat: int) -> int:
 # --------------------------------------------------------------------------
 # Setting up
 
+def computer_options(options: dict, computers: list[int]) -> dict:
+    """A duel whose second wizard the platform seated as a computer (a solo class
+    table, an odd student) is a game against the computer: pauses and human dice."""
+    return dict(options, opponent="computer") if computers == [COMPUTER] else options
+
+
 def new(options: dict, seats: list[str], seed) -> dict:
     resolved = resolve_options(OPTIONS, options)
     if not isinstance(seats, list) or len(seats) != 2:
@@ -255,11 +261,14 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     out: list[dict] = []
     s["moves"] += 1
     mover_is_computer = _computer(s) and actor == COMPUTER
-    s["last_roll"] = s["last_roll"] if kind in ("continue",) else None
+    rolled_for_computer = _computer(s) and kind == "roll" and s["phase"] == "roll" and s["attack"]["seat"] == COMPUTER
     {"roll": _roll, "draw": _draw, "cast": _cast, "defend": _defend, "no_defense": _defend,
      "end_turn": _end_turn, "continue": _continue}[kind](s, actor, action, out)
-    if mover_is_computer and s["status"] == "playing":
-        s["pause"] = {"text": out[-1]["text"] if out else "The computer wizard moved."}
+    # Against the computer, each of its moves waits for Continue, and so does the result of
+    # the dice the human rolled for its attack (the next computer move would sweep it away).
+    if (mover_is_computer or rolled_for_computer) and s["status"] == "playing":
+        said = [e["text"] for e in out if e["t"] not in ("ruling", "draw")]
+        s["pause"] = {"text": said[-1] if said else "The computer wizard moved."}
     return s, out
 
 
