@@ -113,13 +113,13 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
             text = phone.locator(".wiz-pause-text").inner_text()
             assert text.strip(), "a pause without a description"
             did["pauses"].append(text)
-            for page, *_ in boards:
-                page.locator(".wiz-pause .wiz-pause-text").wait_for()
+            for page, *_ in boards:   # (while an attack waits, the board names it once, in the attack panel)
+                page.locator(".wiz-pause .wiz-pause-title").wait_for()
             if not did["layout"] and len(did["pauses"]) >= 2:
                 did["layout"] = True
                 for page, _errors, width, height, minimum in boards:
                     sizes = layout.check_board(page, width, height, minimum, "wiz-pause",
-                                       [".wiz-pause-text", ".wiz-name", ".wiz-wp", ".wiz-char-name", ".wiz-spell-title"])
+                                       [".wiz-pause-title", ".wiz-name", ".wiz-wp", ".wiz-char-name", ".wiz-spell-title"])
                     print("font sizes", width, sizes)
                 check_phone(phone, 360, 740, "wiz-pause", [".wiz-pause-text", ".wiz-continue"])
                 layout.in_thumb_reach(phone, ".wiz-continue", 360, 740)

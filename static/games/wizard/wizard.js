@@ -251,21 +251,13 @@ function attackPanel(pub, you) {
       : pub.phase === "counter" ? h("p", { class: "wiz-defense-line" }, `${nameOf(pub, 1 - a.seat, you)} may add a counterspell`) : null);
 }
 
-// The newest move in the chronicle (a ruling explains a move; it is not one).
-function newestMove(entries) {
-  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].t !== "ruling") return entries[i];
-  return null;
-}
-
-function pausePanel(pub, entries, go, send) {
+function pausePanel(pub, entries, go, send, { brief = false } = {}) {
   if (!pub.pause) return null;
-  const move = newestMove(entries);
   const text = pub.pause.text;
-  const headline = move && move.text !== text ? move.text : text;
-  return h("section", { class: "wiz-pause" + fresh(`pause|${text}|${headline}`), "aria-label": "The computer's move" },
-    h("p", { class: "wiz-pause-title" }, icon("pause"), "The computer wizard moved"),
-    h("p", { class: "wiz-pause-text", role: "status" }, headline),
-    headline !== text ? h("p", { class: "wiz-pause-note" }, text) : null,
+  // `brief`: the attack panel below already says what the computer cast (the board).
+  return h("section", { class: "wiz-pause" + fresh(`pause|${text}`), "aria-label": "The computer's move" },
+    h("p", { class: "wiz-pause-title" }, icon("pause"), brief ? "The computer wizard moved: waiting for Continue" : "The computer wizard moved"),
+    brief ? null : h("p", { class: "wiz-pause-text", role: "status" }, text),
     go ? h("button", { type: "button", class: "primary big wiz-continue", dataset: { focusKey: "continue" }, onclick: () => send(go) },
       go.label) : null);
 }
@@ -412,14 +404,17 @@ function renderBoard(payload, pub, ctx, entries) {
   const square = pub.village.filter((c) => c.owner === null || c.owner === undefined);
   const chronicle = entries.filter((e) => e.t !== "ruling");
   const center = h("div", { class: "wiz-center" },
-    pausePanel(pub, entries, null, null),
+    pausePanel(pub, entries, null, null, { brief: Boolean(pub.attack) }),
     attackPanel(pub, null),
     diceControl(pub, null, null, null),
-    h("section", { class: "wiz-square", "aria-label": "The village square" },
-      h("h2", { class: "wiz-h" }, "The village square"),
-      square.length ? charList(pub, square, null, "square") : h("p", { class: "wiz-none" }, "Nobody is left in the village")),
     h("div", { class: "wiz-chronicle" }, shared.logList(chronicle, 8)));
-  return [head, h("div", { class: "wiz-stage" }, wizardColumn(pub, pub.wizards[0]), center, wizardColumn(pub, pub.wizards[1]))];
+  // The village runs along the bottom, under the first wizard and the dice, in one or
+  // two rows of four: the second wizard's column keeps the height the join corner leaves.
+  const village = h("section", { class: "wiz-square", "aria-label": "The village square" },
+    h("h2", { class: "wiz-h" }, "The village square"),
+    square.length ? charList(pub, square, null, "square") : h("p", { class: "wiz-none" }, "Nobody is left in the village"));
+  return [head, h("div", { class: "wiz-stage" }, wizardColumn(pub, pub.wizards[0]), center,
+    wizardColumn(pub, pub.wizards[1]), village)];
 }
 
 // ---- The end -------------------------------------------------------------------------------------
