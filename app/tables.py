@@ -79,6 +79,10 @@ def actor_of(actor: str):
     return int(parts[1]) if parts[0] == "seat" else parts[0]
 
 
+# The platform's moderation accepted from any version the teacher saw (see `moderate`).
+VERSION_FREE_MODERATION = frozenset({"lock", "unlock", "pause", "resume", "end"})
+
+
 def start_options(spec, options: dict, computers: list[int]) -> dict:
     """The options a game starts with: the table's, as the game adjusts them for the
     computer seats the platform filled (recorded in the start event, so replay agrees)."""
@@ -795,7 +799,10 @@ class TableService:
                         and action in [strip_label(a) for a in live.engine.actions(live.state, "facilitator")]):
                     raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
                 return self._game_move(live, "facilitator", action, actor_label="facilitator")
-            if version != live.version:
+            # Pausing, locking and ending mean the same whatever the teacher's screen showed,
+            # so a move that got in first (auto-play runs several a second) must not refuse
+            # them; removing a player or starting depends on the seats seen, so it must be current.
+            if version != live.version and action["type"] not in VERSION_FREE_MODERATION:
                 raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
             return self._platform_moderation(live, action)
 
