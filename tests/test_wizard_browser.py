@@ -104,8 +104,11 @@ def test_a_duel_against_the_computer_on_a_phone(server, browser):  # noqa: F811
         did["cast_words"] += 1
 
     cast_this_turn = False
-    for _ in range(160):
-        if did["end"] >= 2 and did["computer_roll"] and len(did["pauses"]) >= 4:
+    # Play on until every step has been seen: Ana's deck is shuffled, so her first
+    # revealed spells may all be defenses and her first cast may come a turn later.
+    for _ in range(400):
+        if did["end"] >= 2 and did["computer_roll"] and len(did["pauses"]) >= 4 and did["cast_words"] \
+                and did["my_roll"]:
             break
         if visible(phone, ".wiz-result") or phone.locator(".end-screen").count():
             break
