@@ -41,6 +41,8 @@ MESSAGE_MAX = 140      # a message to every phone: one line on a phone screen
 RETRIES = 12           # a class change that lost a compare-and-swap is retried this often
 LEADERS_ON_BOARD = 10  # the projected leader board lists this many players
 LINES_MAX = 4          # a game's public lines (figures "lines") on a table's card
+PLAYING_MOVE = ("That match is still being played: its students can be moved once it has ended "
+                "(end it first), or before it starts.")
 
 
 def _utc(moment: datetime | None) -> datetime | None:
@@ -129,8 +131,9 @@ def _away_alert(facts: TableFacts) -> list[dict]:
 def _finished_alert(facts: TableFacts) -> list[dict]:
     if facts.table.status != "ended":
         return []
-    winners = [facts.public["players"][s]["name"] for s in facts.result["winners"]] \
-        if facts.result and facts.public else []
+    # The seats' names as the table knows them: a game's public view may not list players.
+    names = {p["seat"]: p["name"] for p in facts.players}
+    winners = [names.get(s, f"Seat {s + 1}") for s in facts.result["winners"]] if facts.result else []
     if not winners:
         return [{"kind": "finished", "level": "info", "text": "Finished"}]
     verb = "won" if len(winners) == 1 else "share the win"
@@ -424,27 +427,41 @@ class ClassService:
 
     def move_seats(self, moves: list[tuple[int, str]], *, by: str, class_id: int,
                    class_version: int | None = None) -> dict[int, dict]:
-        """Move students (seat id -> lobby table code) between lobby tables of one class,
-        all at once. Tokens stay valid; each touched table is renumbered (students first)
-        and gets one `move` event; a table left without students loses its computer seats.
-        Returns {seat id: {"token_hash", "table", "seat"}} for the moved seats."""
+        """Move students (seat id -> lobby table code) to lobby tables of one class, all
+        at once, from lobby tables or from tables whose match has ended (re-pairing for
+        the next match). Tokens stay valid; each touched lobby table is renumbered
+        (students first) and gets one `move` event; a lobby table left without students
+        loses its computer seats.
+
+        A student leaving an ended table gets a NEW seat row at the target, which takes
+        over the token (so the phone and a resume follow); the ended table keeps its row,
+        seat number and name (its views, report and replay still say who played), with a
+        fresh token nobody holds and `moved_to` set to the new row. The ended table itself
+        (state, version, events) is not touched.
+        Returns {seat id (the student's seat now): {"token_hash", "table", "seat"}}."""
         if not moves:
             return {}
+        left_ended: list[tuple[str, str]] = []  # (ended table code, token hash): caches to drop
         with self._session() as s:
             self._guard_class(s, class_id, class_version)
             by_code: dict[str, GameTable] = {}
             members: dict[str, list[Seat]] = {}
 
-            def table_of(code: str) -> GameTable:
+            def table_of(code: str, *, source: bool = False) -> GameTable:
                 if code not in by_code:
                     table = self.tables._table(s, code)
                     if table.class_id != class_id:
                         raise ServiceError("forbidden", "That table is not part of this class.")
-                    if table.status != "lobby":
-                        raise ServiceError("illegal", "Students can only be moved between tables that have not "
+                    if table.status == "lobby":
+                        members[code] = self.tables._seats(s, table)
+                    elif table.status == "playing" and source:
+                        raise ServiceError("illegal", PLAYING_MOVE)
+                    elif not (table.status == "ended" and source):  # a finished match: students leave, no one joins
+                        raise ServiceError("illegal", "Students can only be moved to a table that has not "
                                                       "started yet.")
                     by_code[code] = table
-                    members[code] = self.tables._seats(s, table)
+                if by_code[code].status != "lobby" and not source:
+                    raise ServiceError("illegal", "Students can only be moved to a table that has not started yet.")
                 return by_code[code]
 
             notes: dict[str, dict] = {}
@@ -453,24 +470,46 @@ class ClassService:
                 seat = s.get(Seat, seat_id)
                 if seat is None or seat.kicked or seat.computer or seat.seat_index is None:
                     raise ServiceError("bad_request", "There is no student in that seat.")
+                if seat.moved_to is not None:
+                    raise ServiceError("illegal", f"{seat.name} has already moved on to another table.")
                 source = s.get(GameTable, seat.table_id)
-                table_of(source.code)
+                table_of(source.code, source=True)
                 target = table_of(to_code)
                 if source.id == target.id:
                     raise ServiceError("bad_request", f"{seat.name} is already at that table.")
-                seat = next(x for x in members[source.code] if x.id == seat.id)  # the same row object
                 if any(name_key(x.name) == name_key(seat.name) for x in members[to_code]):
                     raise ServiceError("name_taken", f"Someone at that table is already called {seat.name}.")
-                members[source.code].remove(seat)
-                members[to_code].append(seat)
-                seat.table_id = target.id
-                moved[seat.id] = seat
-                notes.setdefault(source.code, {"out": [], "in": [], "log": []})
+                if source.status == "ended":
+                    # The record stays; the student (their token) sits down at the target.
+                    token_hash = seat.token_hash
+                    seat.token_hash = hash_token(new_token())  # nobody holds it: the old seat cannot be resumed
+                    s.add(seat)
+                    s.flush()  # free the unique token hash before the new row takes it
+                    student = Seat(table_id=target.id, seat_index=len(members[to_code]), name=seat.name,
+                                   token_hash=token_hash)
+                    s.add(student)
+                    s.flush()
+                    seat.moved_to = student.id
+                    s.add(seat)
+                    left_ended.append((source.code, token_hash))
+                else:
+                    student = next(x for x in members[source.code] if x.id == seat.id)  # the same row object
+                    members[source.code].remove(student)
+                    student.table_id = target.id
+                members[to_code].append(student)
+                moved[student.id] = student
                 notes.setdefault(to_code, {"out": [], "in": [], "log": []})
-                notes[source.code]["out"].append({"seat_id": seat.id, "name": seat.name, "to": to_code})
-                notes[source.code]["log"].append({"t": "move", "text": f"{seat.name} moved to table {to_code}."})
-                notes[to_code]["in"].append({"seat_id": seat.id, "name": seat.name, "from": source.code})
-                notes[to_code]["log"].append({"t": "move", "text": f"{seat.name} joined from table {source.code}."})
+                item = {"seat_id": student.id, "name": seat.name, "from": source.code}
+                if source.status == "ended":
+                    item["from_seat_id"] = seat.id
+                    text = f"{seat.name} joined after their match at table {source.code} ended."
+                else:
+                    notes.setdefault(source.code, {"out": [], "in": [], "log": []})
+                    notes[source.code]["out"].append({"seat_id": seat.id, "name": seat.name, "to": to_code})
+                    notes[source.code]["log"].append({"t": "move", "text": f"{seat.name} moved to table {to_code}."})
+                    text = f"{seat.name} joined from table {source.code}."
+                notes[to_code]["in"].append(item)
+                notes[to_code]["log"].append({"t": "move", "text": text})
             for code, seats in members.items():
                 if not any(not x.computer for x in seats):
                     for computer in [x for x in seats if x.computer]:
@@ -490,9 +529,14 @@ class ClassService:
                     self.tables.stage(s, by_code[code], **kwargs)
                 else:
                     self._commit(s, by_code[code], **kwargs)
-            return {sid: {"token_hash": x.token_hash, "table": next(c for c, t in by_code.items()
-                                                                    if t.id == x.table_id),
-                          "seat": x.seat_index} for sid, x in moved.items()}
+            result = {sid: {"token_hash": x.token_hash, "table": next(c for c, t in by_code.items()
+                                                                      if t.id == x.table_id),
+                            "seat": x.seat_index} for sid, x in moved.items()}
+        # This process's copy of an ended table still lists the old token at its seat: drop it.
+        for code, token_hash in left_ended:
+            self.tables.forget(code)
+            self.tables._by_token.pop(token_hash, None)
+        return result
 
     def start_class_table(self, code: str, *, computers: int, expected_version: int | None = None):
         """Start a lobby table of a class now, with exactly `computers` computer seats
@@ -573,10 +617,12 @@ class ClassService:
         return row
 
     def move(self, facilitator_id: int, code: str, table_code, seat, to, version=None) -> dict:
-        """Move the student in `seat` of lobby table `table_code` to lobby table `to` (a
-        table code, or "new" for a new table). `version`, when given, is the source table's
-        version the facilitator saw: a seat number from an older view is refused as stale.
-        Returns {"changed": [table codes], "moved": {seat id: {token_hash, table, seat}}}."""
+        """Move the student in `seat` of table `table_code` to lobby table `to` (a table
+        code, or "new" for a new table). The source is a table that has not started yet,
+        or one whose match has ended (re-pairing for the next match: see `move_seats`);
+        a match being played keeps its players. `version`, when given, is the source
+        table's version the facilitator saw: a seat number from an older view is refused
+        as stale. Returns {"changed": [table codes], "moved": {seat id: {token_hash, table, seat}}}."""
         if not isinstance(table_code, str) or not isinstance(to, str):
             raise ServiceError("bad_request", "Send {table, seat, to}: to is a table code or \"new\".")
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -593,14 +639,19 @@ class ClassService:
             klass = self.get(code)
             rows = self._read(klass)
             source = self._row(rows, table_code.strip().upper())
-            if source["table"].status != "lobby":
-                raise ServiceError("illegal", "Students can only be moved before their table starts.")
+            ended = source["table"].status == "ended"
+            if source["table"].status == "playing":
+                raise ServiceError("illegal", PLAYING_MOVE)
             if version is not None and source["table"].version != version:
                 raise Final(ServiceError("stale", "That table changed meanwhile; look at the overview again."))
             student = next((x for x in source["seats"] if x.seat_index == seat), None)
             if student is None or student.computer:
                 raise ServiceError("bad_request", "There is no student in that seat.")
+            if student.moved_to is not None:
+                raise ServiceError("illegal", f"{student.name} has already moved on to another table.")
             layout, lobby = self._layout(rows)
+            if ended:  # seating checks the target as for a move between lobby tables
+                layout.append(seating.Table(key=source["table"].code, students=[seating.Student(student.id)]))
             to_index = None
             if to != "new":
                 target = self._row(rows, to)
@@ -820,12 +871,13 @@ class ClassService:
                 "code": t.code, "number": r["number"], "status": t.status, "paused": t.paused,
                 "locked": t.locked, "version": t.version, "board_url": f"/board/{t.code}",
                 "seats": [{"seat": x.seat_index, "name": x.name, "computer": x.computer,
-                           "connected": connected(x.token_hash)} for x in r["seats"]],
+                           "connected": connected(x.token_hash), "moved": x.moved_to is not None}
+                          for x in r["seats"]],
                 "result": engine.result(t.state) if t.state is not None else None})
         return {"code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
                 "status": klass.status, "version": klass.version, "options": klass.options,
                 "table_size": self.table_size(klass), "fill_with_computer": klass.fill_with_computer,
-                "students": sum(not x["computer"] for t in tables for x in t["seats"]),
+                "students": sum(not x["computer"] and not x["moved"] for t in tables for x in t["seats"]),
                 "created_at": _utc(klass.created_at).isoformat(), "tables": tables}
 
     def _away_seconds(self, token_hash: str, connected: bool, now: float) -> float | None:
@@ -853,7 +905,9 @@ class ClassService:
                 online = connected(x.token_hash)
                 away = None if x.computer else self._away_seconds(x.token_hash, online, now_wall)
                 players.append({"seat": x.seat_index, "name": x.name, "computer": x.computer,
-                                "connected": online, "away_seconds": away})
+                                "connected": online, "away_seconds": away,
+                                # re-seated at a new table after this match ended: this row is its record
+                                "moved": x.moved_to is not None})
             facts = TableFacts(klass=klass, table=t, number=r["number"], seats=r["seats"], players=players,
                                public=public, result=engine.result(t.state) if t.state is not None else None,
                                idle_seconds=(now - r["last_at"]).total_seconds() if r["last_at"] else None,
@@ -892,6 +946,7 @@ class ClassService:
                 "players": [{"seat": p["seat"], "name": p["name"], "computer": p["computer"],
                              "connected": p["connected"]} for p in facts.players],
                 "students": len(students), "connected": sum(p["connected"] for p in students),
+                "moved": sum(p.get("moved", False) for p in students),
                 "progress": facts.figures.get("progress"), "turn": turn,
                 "lines": [str(x) for x in facts.figures.get("lines", [])][:LINES_MAX],
                 "result": ({"winners": winners, "reason": facts.result["reason"]} if facts.result else None)}
@@ -945,13 +1000,17 @@ class ClassService:
                 "can": {"start": t.status == "lobby" and has_students,
                         "add_computer": t.status == "lobby" and has_students and len(facts.players)
                         < seating.seats_per_table(self.rule(klass), self.table_size(klass)),
-                        "move": t.status == "lobby",
+                        # students move from a waiting table, or from a finished match to the next one,
+                        # always to a waiting table (`move_here`) or a new one
+                        "move": klass.status != "ended" and (t.status == "lobby" or t.status == "ended" and any(
+                            not p["computer"] and not p["moved"] for p in facts.players)),
+                        "move_here": klass.status != "ended" and t.status == "lobby",
                         "pause": t.status == "playing" and not t.paused,
                         "resume": t.status != "ended" and t.paused,
                         "end": t.status != "ended"},
             })
             tables.append(view)
-        students = sum(t["students"] for t in tables)
+        students = sum(t["students"] - t["moved"] for t in tables)  # a re-seated student counts once
         return {
             "code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
             "status": klass.status, "version": klass.version, "table_size": self.table_size(klass),
@@ -987,6 +1046,6 @@ class ClassService:
         tables = [self._table_view(f) for f in facts_list]
         return {"code": klass.code, "game": klass.game, "title": engines.spec(klass.game).title,
                 "status": klass.status,
-                "counts": {"students": sum(t["students"] for t in tables), "tables": len(tables),
+                "counts": {"students": sum(t["students"] - t["moved"] for t in tables), "tables": len(tables),
                            "ended": sum(t["status"] == "ended" for t in tables)},
                 "tables": tables, "leaders": self._leaders(facts_list)[:LEADERS_ON_BOARD]}

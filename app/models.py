@@ -92,7 +92,10 @@ class GameTable(SQLModel, table=True):
 class Seat(SQLModel, table=True):
     """A student's place at a table. `seat_index` is the engine's seat number;
     a seat removed in the lobby keeps its row (so its token stays refused) but
-    loses its index."""
+    loses its index. A student the teacher re-seats after their match ended gets
+    a new row at the new table, which takes over the token; the ended table's row
+    stays as its record of who played, with a token nobody holds and `moved_to`
+    naming the new row (app/classes.py `move_seats`)."""
 
     id: Optional[int] = Field(default=None, primary_key=True)
     table_id: int = Field(foreign_key="game_table.id", index=True)
@@ -101,6 +104,7 @@ class Seat(SQLModel, table=True):
     token_hash: str = Field(index=True, unique=True)
     kicked: bool = False
     computer: bool = False  # the computer plays this seat (removed student or filler)
+    moved_to: Optional[int] = None  # the seat row this student moved on to after the match ended
     joined_at: datetime = Field(default_factory=utcnow)
 
 

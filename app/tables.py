@@ -473,7 +473,9 @@ class TableService:
         if code is not None:
             live = self.live(code)
             seat = next((x for x in live.seats if x.token_hash == token_hash), None)
-            if seat is not None and not seat.kicked:
+            # A student at a finished class match may have been re-seated at a new table
+            # (its seat row stays behind, with another token) by another process: ask the database.
+            if seat is not None and not seat.kicked and live.status != "ended":
                 return SeatRef(table=code, seat=seat.index, name=seat.name, token_hash=token_hash)
         with self._session() as s:
             seat = s.exec(select(Seat).where(Seat.token_hash == token_hash)).first()

@@ -155,3 +155,138 @@ def test_a_game_without_lines_shows_none(api, phone, classes):
     seated(phone, code, "Ana", "Ben")
     api("post", f"/api/classes/{code}/start")
     assert all(t["lines"] == [] for t in classes.public_overview(code)["tables"])
+
+
+# ------------------------------------------------- re-pairing after a match
+def record(tables, code):
+    """Everything an ended table says about its match: the stored game, its events,
+    replay, the board's and facilitator's views, the API summary and the debrief's data."""
+    from app.reports import debrief_context
+
+    t = tables.get(code)
+    ctx = debrief_context(tables, code)
+    views = {viewer: tables.view_for(code, viewer) for viewer in ("board", "facilitator")}
+    return {"row": (t.status, t.version, t.state, t.options, t.seed),
+            "events": [(e.version, e.kind, e.actor, e.action, e.log) for e in tables.events(code)],
+            "replay": tables.replay(code),
+            "seats": [(s["seat"], s["name"], s["computer"]) for s in tables.summary(code)["seats"]],
+            "views": {viewer: (v["status"], v["result"], v["view"], v["log"], v["actions"],
+                               [(p["seat"], p["name"], p["computer"]) for p in v["players"]])
+                      for viewer, v in views.items()},
+            "debrief": {k: ctx[k] for k in ("names", "result", "moments", "moves", "rulings", "notes")}}
+
+
+def test_after_a_match_ends_the_teacher_re_pairs_its_students_for_the_next_one(app, api, phone, classes, tables):
+    code = api("post", "/api/classes", {"game": GAME}, status=201)["code"]
+    ana, ben, cara = seated(phone, code, "Ana", "Ben", "Cara")
+    api("post", f"/api/classes/{code}/start")
+    roll_initiative([ana, ben])
+    old = ana.table
+    # A match being played keeps its players: the teacher is told to end it first.
+    body = api("post", f"/api/classes/{code}/move", {"table": old, "seat": 0, "to": "new"}, status=422)
+    assert body["error"]["code"] == "illegal" and "end it first" in body["error"]["message"]
+    api("post", f"/api/classes/{code}/end", {"table": old})
+    assert ana.pump()["status"] == "ended"
+    before = record(tables, old)
+    assert before["seats"] == [(0, "Ana", False), (1, "Ben", False)] and before["debrief"]["result"]
+    overview = classes.overview(code)
+    card = next(t for t in overview["tables"] if t["code"] == old)
+    assert card["can"]["move"] and not card["can"]["move_here"]
+
+    # Ana to a new table, then Ben to hers: their phones follow, seat by seat.
+    body = api("post", f"/api/classes/{code}/move", {"table": old, "seat": 0, "to": "new"})
+    fresh = next(c for c in body["changed"] if c != old)
+    view = ana.pump()
+    assert view["code"] == fresh and view["status"] == "lobby" and view["seat"] == 0
+    body = api("post", f"/api/classes/{code}/move", {"table": old, "seat": 1, "to": fresh})
+    assert sorted(body["changed"]) == sorted([old, fresh])
+    view = ben.pump()
+    assert view["code"] == fresh and view["seat"] == 1 and [p["name"] for p in view["players"]] == ["Ana", "Ben"]
+    # The finished match still lists who played; the new pair waits at its own table.
+    assert layout(api, code) == [[("Ana", False), ("Ben", False)], [("Cara", False), ("Computer", True)],
+                                 [("Ana", False), ("Ben", False)]]
+    assert api("get", f"/api/classes/{code}")["students"] == 3
+    overview = classes.overview(code)
+    card = next(t for t in overview["tables"] if t["code"] == old)
+    assert [p["moved"] for p in card["players"]] == [True, True] and not card["can"]["move"]
+    assert card["moved"] == 2 and overview["counts"]["students"] == 3
+    assert next(t for t in overview["tables"] if t["code"] == fresh)["can"]["move_here"]
+    # A student who has moved on cannot be moved again from the old match.
+    body = api("post", f"/api/classes/{code}/move", {"table": old, "seat": 0, "to": "new"}, status=422)
+    assert "already moved" in body["error"]["message"]
+
+    # The old token resumes at the new table, on any device.
+    again = phone()
+    assert again.send("resume", {"token": ana.token}) == {"ok": True, "seat": 0, "table": fresh, "name": "Ana"}
+    assert again.view["code"] == fresh
+    # And the new match starts and plays.
+    assert ana.can("start")  # she is seat 0 with a partner now
+    assert ana.act(next(a for a in ana.view["actions"] if a["type"] == "start"))["ok"]
+    assert ana.pump()["status"] == "playing" and ben.pump()["status"] == "playing"
+    roll_initiative([ana, ben])
+    assert tables.replay(fresh) == tables.get(fresh).state
+    assert [e.action for e in tables.events(fresh) if e.action["type"] == "start"][0]["seats"] == ["Ana", "Ben"]
+
+    # The ended match's record is exactly as it was: game, events, replay, views, report.
+    assert record(tables, old) == before
+    # Its old seat cannot be taken over any more (its row kept a token nobody holds).
+    assert all(s.token_hash not in (tables.seats(fresh)[0].token_hash, tables.seats(fresh)[1].token_hash)
+               for s in tables.seats(old))
+    with app.app_context():
+        from app.reports import debrief_html
+        html = debrief_html(tables, old)
+    assert "Ana" in html and "Ben" in html
+
+
+def test_re_pairing_refuses_bad_moves_and_changes_nothing(api, phone, classes, tables, other_teacher, app):
+    """War tables of two: a student of a finished match joins a student of another."""
+    code = api("post", "/api/classes", {"game": "war", "table_size": 2}, status=201)["code"]
+    ana, ben, cara, dan = seated(phone, code, "Ana", "Ben", "Cara", "Dan")
+    api("post", f"/api/classes/{code}/start")
+    first, second = ana.table, cara.table
+    api("post", f"/api/classes/{code}/end", {"table": first})
+    other = classes.create(other_teacher.id, "war", {}, 2)
+    intruder, = seated(phone, other.code, "Zed")
+
+    def snapshot():
+        return (api("get", f"/api/classes/{code}"), record(tables, first),
+                [(s.id, s.table_id, s.seat_index, s.token_hash, s.moved_to) for c in (first, second)
+                 for s in tables.seats(c)])
+
+    before = snapshot()
+    refusals = [
+        ({"table": first, "seat": 5, "to": "new"}, 400, "bad_request"),         # nobody in that seat
+        ({"table": first, "seat": "0", "to": "new"}, 400, "bad_request"),
+        ({"table": first, "seat": 0, "to": intruder.table}, 404, "unknown_table"),  # another class's table
+        ({"table": intruder.table, "seat": 0, "to": "new"}, 404, "unknown_table"),
+        ({"table": "NOPE42", "seat": 0, "to": "new"}, 404, "unknown_table"),
+        ({"table": first, "seat": 0, "to": second}, 422, "illegal"),             # a match under way takes no one
+        ({"table": second, "seat": 0, "to": "new"}, 422, "illegal"),             # nor gives anyone up
+        ({"table": first, "seat": 0, "to": first}, 422, "illegal"),              # an ended table takes no one
+    ]
+    for body, status, error in refusals:
+        answer = api("post", f"/api/classes/{code}/move", body, status=status)
+        assert answer["error"]["code"] == error, (body, answer)
+    assert snapshot() == before
+    assert tables.seats(intruder.table)[0].name == "Zed" and len(tables.seats(intruder.table)) == 1
+
+    # Ana goes to a new table; Cara joins her once her own match has ended; the pair plays War.
+    body = api("post", f"/api/classes/{code}/move", {"table": first, "seat": 0, "to": "new"})
+    fresh = next(c for c in body["changed"] if c != first)
+    api("post", f"/api/classes/{code}/end", {"table": second})
+    api("post", f"/api/classes/{code}/move", {"table": second, "seat": 0, "to": fresh})
+    assert ana.pump()["code"] == fresh and cara.pump()["code"] == fresh
+    assert [p["name"] for p in cara.view["players"]] == ["Ana", "Cara"]
+    # Ana's table is full now: Ben and Dan cannot both join it.
+    body = api("post", f"/api/classes/{code}/move", {"table": first, "seat": 1, "to": fresh}, status=409)
+    assert body["error"]["code"] == "table_full"
+    body = api("post", f"/api/classes/{code}/tables/{fresh}/start")
+    assert next(t for t in body["tables"] if t["code"] == fresh)["status"] == "playing"
+    assert ana.pump()["status"] == "playing" and cara.pump()["status"] == "playing"
+    assert ana.can("reveal") and ana.act({"type": "reveal"})["ok"]
+    assert tables.replay(fresh) == tables.get(fresh).state
+    assert record(tables, first)["row"] == before[1]["row"]
+    assert record(tables, first)["events"] == before[1]["events"]
+    # Ben is still at the finished table's record, and may still be moved on.
+    api("post", f"/api/classes/{code}/move", {"table": first, "seat": 1, "to": "new"})
+    assert ben.pump()["code"] not in (first, fresh) and ben.view["status"] == "lobby"

@@ -165,11 +165,13 @@ function playerItem(t, player, lobbyTargets) {
     h("span", { class: "player-name" }, player.name),
   ];
   if (player.computer) bits.push(h("span", { class: "badge" }, "computer"));
+  else if (player.moved) bits.push(h("span", { class: "state-text" }, "moved to another table"));
   else if (player.connected) bits.push(h("span", { class: "state-text" }, "connected"));
   else bits.push(h("span", { class: "state-text away-text" },
     player.away_seconds ? `disconnected ${ago(player.away_seconds).replace(" ago", "")}` : "disconnected"));
   const item = h("li", { class: "class-player" + (player.computer ? " computer" : player.connected ? " online" : " away") }, bits);
-  if (t.can.move && !player.computer && lobbyTargets.length) {
+  // From a waiting table, or from a finished match to a waiting table or a new one (re-pairing).
+  if (t.can.move && !player.computer && !player.moved) {
     const key = `${t.code}:${player.name}`;
     const id = `move-${t.code}-${player.seat}`;
     const select = h("select", {
@@ -243,7 +245,9 @@ function tableCard(t, lobbyTargets) {
       : t.turn ? h("p", { class: "turn-line" }, t.turn.text) : null,
     progressBlock(t),
     gameLines(t),
-    h("p", { class: "muted" }, `${t.connected} of ${plural(t.students, "student", "students")} connected`),
+    h("p", { class: "muted" }, t.moved
+      ? `${t.moved} of ${plural(t.students, "student", "students")} moved to another table`
+      : `${t.connected} of ${plural(t.students, "student", "students")} connected`),
     h("ul", { class: "class-players", role: "list", "aria-label": `Players at ${label}` },
       t.players.map((p) => playerItem(t, p, lobbyTargets))),
     h("p", { class: "last-move", dataset: { idle: t.idle_seconds === null ? "" : String(t.idle_seconds) } },
@@ -388,7 +392,7 @@ function render(data) {
 
   renderQueue(data.queue || []);
 
-  const lobbyTargets = data.tables.filter((t) => t.can.move);
+  const lobbyTargets = data.tables.filter((t) => t.can.move_here);
   preserveFocus(tablesRoot, () => replace(tablesRoot, data.tables.map((t) => tableCard(t, lobbyTargets))));
   replace(document.getElementById("leaders"), leaderTable(data.leaders));
 }
