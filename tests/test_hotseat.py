@@ -146,6 +146,8 @@ def test_a_new_link_retires_the_old_one_and_the_device_that_used_it(app, teacher
     _link, code, secret = created_link(create(client, csrf, ["Ann", "Bob"]))
     device = app.test_client()
     seats = device.post(f"/hotseat/{code}/claim", json={"secret": secret}).json["seats"]
+    # The table page leads back to the link page (the teacher may have closed it).
+    assert f'href="/facilitator/hotseat/{code}"' in client.get(f"/facilitator/tables/{code}").get_data(as_text=True)
     assert client.get(f"/facilitator/hotseat/{code}").status_code == 200
     response = client.post(f"/facilitator/hotseat/{code}/link", data={"csrf": csrf})
     assert response.status_code == 200

@@ -11,6 +11,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, 
 
 from app import engines
 from app.accounts import AccountError
+from app.hotseat import HotseatService
 from app.netaddr import join_url
 from app.tables import ServiceError
 
@@ -172,8 +173,9 @@ def table(code):
     except ServiceError:
         abort(404)
     notes = current_app.extensions["tables"].notes(code)
+    shared = HotseatService(current_app.extensions["tables"]).is_hotseat(code)
     return render_template("facilitator/table.html", table=record, join_url=join_url(record.code),
-                           notes=reversed(notes), title=engines.spec(record.game).title)
+                           notes=reversed(notes), title=engines.spec(record.game).title, hotseat=shared)
 
 
 @bp.get("/tables/<code>/debrief.pdf")
