@@ -119,7 +119,7 @@ def postgres_schema():
     from app.db import make_engine
 
     schema = "live_" + uuid.uuid4().hex[:10]
-    admin = make_engine("postgresql://postgres@127.0.0.1:5432/test")
+    admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)  # it only makes schemas
     with admin.begin() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"

@@ -32,7 +32,7 @@ def service(request, tmp_path):
         return
     # A private schema per test keeps parallel or leftover runs apart.
     schema = "t_" + uuid.uuid4().hex[:12]
-    admin = make_engine(POSTGRES + "?options=-csearch_path%3Dpublic")
+    admin = make_engine(POSTGRES + "?options=-csearch_path%3Dpublic", migrate=False)  # it only makes schemas
     with admin.begin() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     db = make_engine(f"{POSTGRES}?options=-csearch_path%3D{schema}")
