@@ -153,6 +153,32 @@ function blanks(action) {
   return Object.entries(action).filter(([key, value]) => key !== "label" && key !== "type" && value === "").map(([key]) => key);
 }
 
+// A game module's refused moves, said next to its controls (`.act-error` inside
+// `scope`) for a few seconds, also across re-renders: draw the message from
+// `text()`, send through `send(ctx, action)`; `onRefused` runs first (a module
+// may stop an animation the move started). A stale move is said too: the fresh
+// view has arrived, and the student must look again.
+export function refusals(scope, { ms = 5000, onRefused = null } = {}) {
+  let refused = null; // {text, until}
+  const text = () => (refused && refused.until > Date.now() ? refused.text : "");
+  const send = (ctx, action) => {
+    const pending = ctx.act(action);
+    if (!pending || !pending.then) return pending;
+    pending.then((ack) => {
+      if (!ack || ack.ok || !ack.error) return;
+      if (onRefused) onRefused(ack);
+      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + ms };
+      for (const el of document.querySelectorAll(`${scope} .act-error`)) el.textContent = refused.text;
+      setTimeout(() => {
+        if (text()) return;
+        for (const el of document.querySelectorAll(`${scope} .act-error`)) el.textContent = "";
+      }, ms + 50);
+    });
+    return pending;
+  };
+  return { text, send };
+}
+
 // One control per labelled action: a button, or a small form for free text.
 export function actionControls(actions, act, { focusPrefix = "act" } = {}) {
   // A refused action is said next to the controls, never silently dropped.

@@ -99,21 +99,9 @@ function fresh(key) {
 }
 
 // ---- Sending: a refused move is said next to the controls, never silently dropped ----
-let refused = null; // {text, until}
-function refusedText() {
-  return refused && refused.until > Date.now() ? refused.text : "";
-}
-function sender(ctx) {
-  return (action) => {
-    const pending = ctx.act(action);
-    if (!pending || !pending.then) return;
-    pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error) return;
-      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 6000 };
-      for (const el of document.querySelectorAll(".sw .act-error")) el.textContent = refused.text;
-    });
-  };
-}
+const refusal = shared.refusals(".sw", { ms: 6000 });
+const refusedText = refusal.text;
+const sender = (ctx) => (action) => refusal.send(ctx, action);
 
 function actButton(action, send, text, { cls = "", key = null } = {}) {
   return h("button", { type: "button", class: `sw-btn ${cls}`.trim(), "aria-label": action.label || text,

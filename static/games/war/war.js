@@ -96,24 +96,9 @@ function shortcut(action, current) {
 }
 
 // A refused move is said next to the control that sent it (for a few seconds).
-let refused = null; // {text, until}
-const REFUSED_MS = 5000;
-function refusedText() {
-  return refused && refused.until > Date.now() ? refused.text : "";
-}
-function send(ctx, action) {
-  const pending = ctx.act(action);
-  if (!pending || !pending.then) return;
-  pending.then((ack) => {
-    if (!ack || ack.ok || !ack.error) return;
-    refused = { text: ack.error.message || "That move was refused.", until: Date.now() + REFUSED_MS };
-    for (const el of document.querySelectorAll(".war-game .act-error")) el.textContent = refused.text;
-    setTimeout(() => {
-      if (refusedText()) return;
-      for (const el of document.querySelectorAll(".war-game .act-error")) el.textContent = "";
-    }, REFUSED_MS + 50);
-  });
-}
+const refusal = shared.refusals(".war-game");
+const refusedText = refusal.text;
+const send = refusal.send;
 
 function controls(payload, ctx) {
   const pub = payload.view.public;

@@ -115,21 +115,9 @@ function newestOutcome(pub, entries) {
 
 // ---- Sending -------------------------------------------------------------------
 // A refused move is said next to the controls (for a few seconds), never silently dropped.
-let refused = null; // {text, until}
-function refusedText() {
-  return refused && refused.until > Date.now() ? refused.text : "";
-}
-function sender(ctx) {
-  return (action) => {
-    const pending = ctx.act(action);
-    if (!pending || !pending.then) return;
-    pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error) return;
-      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 5000 };
-      for (const el of document.querySelectorAll(".wcc .act-error")) el.textContent = refused.text;
-    });
-  };
-}
+const refusal = shared.refusals(".wcc");
+const refusedText = refusal.text;
+const sender = (ctx) => (action) => refusal.send(ctx, action);
 
 function byType(payload, ...types) {
   return payload.actions.filter((a) => types.includes(a.type));

@@ -64,23 +64,13 @@ function fresh(key) {
 }
 
 // ---- Sending -----------------------------------------------------------------------------
-let refused = null; // {text, until}
-const refusedText = () => (refused && refused.until > Date.now() ? refused.text : "");
 let rolling = false; // the dice were clicked: they tumble until the next view
-
-function sender(ctx) {
-  return (action) => {
-    const pending = ctx.act(action);
-    if (!pending || !pending.then) return;
-    pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error || ack.error.code === "stale") return;
-      rolling = false;
-      for (const el of document.querySelectorAll(".wiz .wiz-dice.rolling")) el.classList.remove("rolling");
-      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + 6000 };
-      for (const el of document.querySelectorAll(".wiz .act-error")) el.textContent = refused.text;
-    });
-  };
-}
+const refusal = shared.refusals(".wiz", { ms: 6000, onRefused: () => {
+  rolling = false;
+  for (const el of document.querySelectorAll(".wiz .wiz-dice.rolling")) el.classList.remove("rolling");
+} });
+const refusedText = refusal.text;
+const sender = (ctx) => (action) => refusal.send(ctx, action);
 
 // ---- The dice -----------------------------------------------------------------------------
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
