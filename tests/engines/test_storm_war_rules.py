@@ -4,7 +4,6 @@ and a test that plays each of the 143 cards, on rigged tables."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import pytest
 
@@ -12,6 +11,10 @@ from app.engines.contract import IllegalAction, strip_label
 from app.engines.storm_war import GAME, content
 from app.engines.storm_war import engine as E
 
+from .situations import Moves, rulings
+
+MOVES = Moves(E)
+act, offered, refused = MOVES.act, MOVES.offered, MOVES.refused
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 EMPTY = {"bmp": [], "chaos": [], "mentor": [], "tools": []}
 
@@ -78,31 +81,6 @@ def rig(s, *, hands=None, jobsites=None, env=None, turn=0, deck=None, discard=No
 
 def cid(s, key):
     return next(c for c, k in s["faces"].items() if k == key)
-
-
-def act(s, seat, **action):
-    before = json.dumps(s, sort_keys=True)
-    s2, log = E.apply(s, seat, action)
-    assert json.dumps(s, sort_keys=True) == before, "apply mutated its input"
-    return s2, log
-
-
-def offered(s, seat):
-    return [strip_label(a) for a in E.actions(s, seat)]
-
-
-def refused(s, seat, code=None, **action):
-    before = json.dumps(s, sort_keys=True)
-    with pytest.raises(IllegalAction) as err:
-        E.apply(s, seat, action)
-    assert json.dumps(s, sort_keys=True) == before
-    if code:
-        assert err.value.code == code, err.value.message
-    return err.value
-
-
-def rulings(log):
-    return [e["id"] for e in log if e["t"] == "ruling"]
 
 
 def defense(key, risk):

@@ -13,6 +13,10 @@ from app.engines.contract import IllegalAction, strip_label
 from app.engines.water_cycle import GAME, content
 from app.engines.water_cycle import engine as E
 
+from .situations import Moves, rulings
+
+MOVES = Moves(E)
+offered, refused = MOVES.offered, MOVES.refused
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 CYCLE = ["evap", "cond", "precip", "collect"]
 
@@ -67,7 +71,7 @@ def check_cards(s):
 
 
 def act(s, actor, **action):
-    s2, log = E.apply(s, actor, action)
+    s2, log = MOVES.act(s, actor, **action)
     check_cards(s2)
     return s2, log
 
@@ -76,27 +80,9 @@ def kinds_of(s, seat):
     return Counter(s["kinds"][c] for c in s["hands"][seat])
 
 
-def offered(s, viewer):
-    return [strip_label(a) for a in E.actions(s, viewer)]
-
-
 def shown(seen):
     """A view as text, without the card legend (which names every kind of card)."""
     return json.dumps({**seen, "public": {k: v for k, v in seen["public"].items() if k != "legend"}})
-
-
-def rulings(log):
-    return [e["id"] for e in log if e["t"] == "ruling"]
-
-
-def refused(s, actor, code=None, **action):
-    before = json.dumps(s, sort_keys=True)
-    with pytest.raises(IllegalAction) as err:
-        E.apply(s, actor, action)
-    assert json.dumps(s, sort_keys=True) == before
-    if code:
-        assert err.value.code == code, err.value.message
-    return err.value
 
 
 def calm(n=3, **options):

@@ -8,10 +8,14 @@ import json
 
 import pytest
 
-from app.engines.contract import IllegalAction, Rng, strip_label
+from app.engines.contract import Rng, strip_label
 from app.engines.wizard import GAME, content
 from app.engines.wizard import engine as E
 
+from .situations import Moves, rulings
+
+MOVES = Moves(E)
+act, offered, refused = MOVES.act, MOVES.offered, MOVES.refused
 NAMES = ["Ana", "Ben"]
 APA, SARAPION = content.LEADERS
 VILLAGERS = content.CHARACTER_ORDER[2:]
@@ -37,31 +41,6 @@ def rng_for(dice: list[int]) -> int:
         if all(rng.randint(1, 6) == d for d in dice):
             return start
     raise AssertionError(f"no seed rolls {dice}")
-
-
-def act(s, seat, **action):
-    before = json.dumps(s, sort_keys=True)
-    s2, log = E.apply(s, seat, action)
-    assert json.dumps(s, sort_keys=True) == before, "apply mutated its input"
-    return s2, log
-
-
-def offered(s, seat):
-    return [strip_label(a) for a in E.actions(s, seat)]
-
-
-def refused(s, seat, code=None, **action):
-    before = json.dumps(s, sort_keys=True)
-    with pytest.raises(IllegalAction) as err:
-        E.apply(s, seat, action)
-    assert json.dumps(s, sort_keys=True) == before
-    if code:
-        assert err.value.code == code, err.value.message
-    return err.value
-
-
-def rulings(log):
-    return [e["id"] for e in log if e["t"] == "ruling"]
 
 
 def started(**options):
