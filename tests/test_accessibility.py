@@ -149,3 +149,55 @@ def test_question_mark_lists_the_keys_where_there_is_a_keyboard(server, browser)
     assert phone.locator("dialog").count() == 0
     for p in phones:
         p.close()
+
+
+@pytest.mark.parametrize("game", ["water_cycle", "storm_war", "wizard"])
+def test_every_game_passes_axe_mid_game(server, browser, game):  # noqa: F811
+    """Each game's own phone, board and teacher pages, a few moves into a game."""
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
+    code = server.create_table(token, game)
+    browsers = browser.new_context(bypass_csp=True, reduced_motion="reduce", **PHONE)
+    phone = browsers.new_page()
+    phone.goto(f"{server.url}/join/{code}")
+    phone.get_by_label("Your name").fill("Ana")
+    phone.get_by_role("button", name="Join").click()
+    other = LivePhone(server.url)
+    try:
+        other.join(code, "Ben")
+        phone.get_by_role("button", name=GAME_START[game]).click()
+        other.wait_for(lambda v: v["status"] == "playing")
+        # A few moves by whoever the game waits for: the first offered action, as a bot might.
+        for _ in range(6):
+            view = other.wait_for(lambda v: v["status"] == "playing")
+            if view["actions"]:
+                action = {k: v for k, v in view["actions"][0].items() if k != "label"}
+                other.call("act", {"version": view["version"], "action": action})
+            phone.wait_for_timeout(150)
+        phone.wait_for_timeout(400)
+        problems = {"phone": violations(phone)}
+        board = browser.new_context(bypass_csp=True, reduced_motion="reduce",
+                                    viewport={"width": 1920, "height": 1080}).new_page()
+        board.goto(f"{server.url}/board/{code}")
+        board.locator("#game-root *").first.wait_for()
+        board.wait_for_timeout(400)
+        problems["board"] = violations(board)
+        fac = browser.new_context(bypass_csp=True, reduced_motion="reduce").new_page()
+        fac.goto(server.url + "/facilitator/login")
+        fac.get_by_label("Name").fill("teacher")
+        fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
+        fac.get_by_role("button", name="Log in").click()
+        fac.get_by_role("heading", name="Games").wait_for()
+        fac.goto(f"{server.url}/facilitator/tables/{code}")
+        fac.locator("#game-root *").first.wait_for()
+        fac.wait_for_timeout(400)
+        problems["teacher"] = violations(fac)
+        fac.goto(f"{server.url}/games/{game}/cards")
+        if fac.locator("h1").count():
+            problems["gallery"] = violations(fac) if "cards" in fac.url else []
+        shot(phone, f"axe-{game}-phone")
+        assert problems == {k: [] for k in problems}, problems
+    finally:
+        other.close()
+
+
+GAME_START = {"water_cycle": "Deal cards & start", "storm_war": "Deal cards & start", "wizard": "Begin the duel"}

@@ -106,7 +106,9 @@ export function logList(entries, limit = 12) {
   const recent = entries.slice(-limit).reverse();
   return h("section", { class: "log", "aria-label": "Game log" },
     h("h2", { class: "small-heading" }, "What happened (newest first)"),
-    h("ul", { class: "log-list", role: "list" }, recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
+    // Focusable: a keyboard user can scroll the log when it is longer than its box.
+    h("ul", { class: "log-list", role: "list", tabindex: "0", "aria-label": "Game log, newest first" },
+      recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
 }
 
 export function banner(el, payload) {
