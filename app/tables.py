@@ -637,6 +637,18 @@ class TableService:
         return out
 
     @staticmethod
+    def _deadlines(timers: dict | None) -> dict:
+        """The game's own deadlines (its "system" timers, e.g. a timed War match's
+        clock) for the views, by timer key: {"due": epoch seconds} while running,
+        {"left": seconds} while the table is paused."""
+        out = {}
+        for key, t in (timers or {}).items():
+            if t.get("bot") or t.get("dead") or t.get("actor", "system") != "system":
+                continue
+            out[key] = {"due": t["due"]} if t.get("due") is not None else {"left": t.get("left", 0.0)}
+        return out
+
+    @staticmethod
     def _next_due(timers: dict) -> float | None:
         dues = [t["due"] for t in timers.values() if t.get("due") is not None]
         return min(dues) if dues else None
@@ -884,7 +896,7 @@ class TableService:
                              "computer": x.computer} for x in live.seats],
                 "min_seats": spec.min_seats, "max_seats": spec.max_seats, "start_label": spec.start_label,
                 "result": live.engine.result(live.state) if live.state is not None else None,
-                "engine_version": live.engine_version,
+                "engine_version": live.engine_version, "deadlines": self._deadlines(live.timers),
                 "ui": {part: (f"/static/{path}" if path else None)
                        for part, path in vars(spec.ui).items()}}
 

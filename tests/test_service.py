@@ -282,6 +282,41 @@ def test_a_deadline_is_a_system_action_fired_once_logged_and_replayed(service, f
     assert service.replay(table.code) == service.get(table.code).state
 
 
+def test_a_timed_war_match_runs_its_clock_on_the_server(service, facilitator_id):
+    """War's 3-minute clock: listed from the start, due 180 s after it, unmoved by play,
+    frozen by a pause, shown to every viewer as a deadline, fired once as `time_up`."""
+    table = service.create_table(facilitator_id, "war", {"length": "3_minutes"})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    before = time.time()
+    service.act(table.code, 0, 2, {"type": "start"})
+    row = service.get(table.code)
+    due = row.timers["clock:180"]["due"]
+    assert before + 180 <= due <= time.time() + 180 and row.next_due_at == due
+    service.act(table.code, 0, row.version, {"type": "reveal"})
+    assert service.get(table.code).timers["clock:180"]["due"] == due   # play does not move it
+    view = service.view_for(table.code, "board")
+    assert view["deadlines"] == {"clock:180": {"due": due}}
+    assert view["view"]["public"]["length"]["clock_key"] == "clock:180"
+    paused_at = time.time()
+    service.moderate(facilitator_id, table.code, service.get(table.code).version, {"type": "pause"})
+    left = service.get(table.code).timers["clock:180"]["left"]
+    assert due - time.time() <= left <= due - paused_at
+    assert service.view_for(table.code, 0)["deadlines"] == {"clock:180": {"left": left}}
+    assert service.fire_due(table.code, now=due + 1) == []              # paused: the clock stands still
+    resumed = service.moderate(facilitator_id, table.code, service.get(table.code).version, {"type": "resume"})
+    due = service.get(table.code).timers["clock:180"]["due"]
+    assert resumed.next_due == due and service.view_for(table.code, "board")["deadlines"]["clock:180"] == {"due": due}
+    assert service.fire_due(table.code, now=due - 1) == []
+    fired = service.fire_due(table.code, now=due + 1)
+    assert len(fired) == 1 and service.fire_due(table.code, now=due + 2) == []
+    last = service.events(table.code)[-1]
+    assert (last.kind, last.actor, last.action) == ("game", "system", {"type": "time_up"})
+    row = service.get(table.code)
+    assert row.status == "ended" and row.timers == {} and row.state["result"]["reason"] == "time_up"
+    assert service.view_for(table.code, "board")["deadlines"] == {}
+    assert service.replay(table.code) == row.state
+
+
 def test_the_live_copies_are_bounded_and_a_forgotten_table_reloads(service, facilitator_id, monkeypatch):
     monkeypatch.setattr("app.tables.LIVE_TABLES", 2)
     codes = []

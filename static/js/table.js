@@ -135,7 +135,8 @@ export function resultText(payload) {
 
 // Every game's end, on the phone and the board: the winner celebrated and the
 // full ranking, and nothing that invites more play. A game's module may say
-// what its score counts (`scoreText`); War counts cards.
+// what its score counts (`scoreText(score, payload)`); War counts cards, or
+// points in a points match.
 export function endScreen(payload, scoreText = String) {
   const r = payload.result;
   return h("section", { class: "card result end-screen", "aria-label": "Result" },
@@ -146,7 +147,7 @@ export function endScreen(payload, scoreText = String) {
       return h("li", { class: (won ? "top" : "") + (seat === payload.seat ? " mine" : "") },
         h("span", { class: "rank-place" }, `${won ? 1 : i + 1}.`),
         h("span", { class: "rank-name" }, seat === payload.seat ? `${nameOf(payload, seat)} (you)` : nameOf(payload, seat)),
-        h("span", { class: "rank-score" }, r.scores[seat] === undefined ? "" : scoreText(r.scores[seat])));
+        h("span", { class: "rank-score" }, r.scores[seat] === undefined ? "" : scoreText(r.scores[seat], payload)));
     })));
 }
 

@@ -6,7 +6,9 @@ Three kinds of game keep this fast but thorough:
 * full games of reveals only, played to the end (knock-outs, wars, wars in
   wars), with cheap checks every step and the complete set every few steps;
 * a few games tapped always in seat order, as bots do: such games can loop,
-  which exercises the repeat shuffle and sudden death.
+  which exercises the repeat shuffle and sudden death;
+* full games at every match length (first to 30/40/45 cards or 25/50/100
+  points, and the 3/5/10-minute clock firing `time_up` at a random moment).
 The bot-privacy property runs on the full checks of all of them and on many
 states sampled from further random games.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
@@ -22,7 +25,7 @@ from app.engines.war import engine as E
 
 from app.engines.contract import strip_label
 
-from .properties import check_bot_choice, check_bot_privacy, play_random_game
+from .properties import FINISH, check_bot_choice, check_bot_privacy, play_random_game
 
 NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
 
@@ -66,14 +69,26 @@ def check_result(state: dict, n: int) -> dict:
     assert state["status"] == "ended" and res is not None
     assert sorted(res["ranking"]) == list(range(n)), "every seat must be ranked once"
     assert res["winners"] and res["winners"] == res["ranking"][:len(res["winners"])]
-    assert res["scores"] == [len(d) for d in state["decks"]]
+    kind, target = E.LENGTHS[state["options"]["length"]]
+    if kind == "points":
+        assert res["scores"] == state["points"]
+    else:
+        assert res["scores"] == [len(d) for d in state["decks"]]
     assert res["reason"] in {"elimination", "sudden_death", "ended_by_facilitator",
-                             "simultaneous_elimination"}
+                             "simultaneous_elimination", "cards_target", "points_target", "time_up"}
+    assert res["reason"] != "time_up" or kind == "minutes"
+    if res["reason"] in ("cards_target", "points_target"):
+        reached = [len(d) if kind == "cards" else pts for d, pts in zip(state["decks"], state["points"])]
+        assert [p for p in range(n) if reached[p] >= target] == res["winners"], "the target's winner"
+        assert res["reason"] == f"{kind}_target"
+    elif kind in ("cards", "points") and res["reason"] == "sudden_death":
+        assert not any(len(d) >= target if kind == "cards" else pts >= target
+                       for d, pts in zip(state["decks"], state["points"])), "a target reached but missed"
     return res
 
 
-def play(seed: int, n: int, **kwargs):
-    return play_random_game(war, seats=NAMES[:n], seed=seed, options={"mode": "classic"},
+def play(seed: int, n: int, length: str = "full_elimination", engine=war, **kwargs):
+    return play_random_game(engine, seats=NAMES[:n], seed=seed, options={"mode": "classic", "length": length},
                             secret_ids=secret_ids, invariant=cards_conserved, scramble=scramble, **kwargs)
 
 
@@ -166,3 +181,63 @@ def test_scramble_really_moves_hidden_cards():
     assert other["decks"][1:] != state["decks"][1:] and other["rng"] != state["rng"]
     assert sorted(other["decks"][0]) == sorted(state["decks"][0])
     assert [len(d) for d in other["decks"]] == [len(d) for d in state["decks"]]
+
+
+# --------------------------------------------------------------------------
+# Match lengths
+
+# War as the harness sees it in a timed match: the teacher's `finish` is
+# replaced by the match clock firing (the platform's scheduled `time_up`), so
+# the harness fires it at a random moment and checks, replays and refuses it
+# after the end like any other ending.
+CLOCKED = SimpleNamespace(**{**{name: getattr(war, name) for name in war.__all__},
+                            "finish": lambda state: war.apply(state, "system", {"type": "time_up"})})
+
+
+def now_and_then(chance: float):
+    """Mostly random reveals; the clock (FINISH) fires with this chance per step."""
+    def choose(moves, rng):
+        clock = [m for m in moves if m[1] == FINISH]
+        others = [m for m in moves if m[1] != FINISH]
+        return clock[0] if clock and rng.random() < chance else rng.choice(others)
+    return choose
+
+
+TIMED = [length for length, (kind, _) in E.LENGTHS.items() if kind == "minutes"]
+TARGETS = [length for length, (kind, _) in E.LENGTHS.items() if kind in ("cards", "points")]
+LENGTH_CASES = [pytest.param(length, n, seed, marks=[pytest.mark.slow] if seed >= 2 else [])
+                for length in TARGETS + TIMED for n in (2, 3, 5) for seed in range(6)]
+
+
+@pytest.mark.parametrize("length, n, seed", LENGTH_CASES)
+def test_full_games_at_every_length_end_properly(length, n, seed):
+    kind, target = E.LENGTHS[length]
+    timed = kind == "minutes"
+    played = play(seed * 13 + n, n, length, engine=CLOCKED if timed else war,
+                  exclude=("autoplay",) if timed else ("finish", "autoplay"),
+                  choose=now_and_then(1 / 150) if timed else None,
+                  full_every=97, max_steps=5_020 * n * 8)
+    res = check_result(played.state, n)
+    ids = [entry["id"] for entry in played.log if entry["t"] == "ruling"]
+    if res["reason"] in ("cards_target", "points_target", "time_up"):
+        assert ids[-1] == {"cards": "war.cards_target", "points": "war.points_target",
+                           "minutes": "war.time_up"}[kind]
+    if timed:
+        assert all(t["key"] == f"clock:{target * 60}" for t in war.timers(war.new(
+            {"length": length}, NAMES[:n], seed)))
+    assert {entry["t"] for entry in played.log} <= set(E.LOG_KINDS)
+
+
+@pytest.mark.parametrize("length", TARGETS + TIMED)
+def test_every_length_is_decided_by_its_own_rule_in_most_games(length):
+    kind, _ = E.LENGTHS[length]
+    reasons = Counter()
+    for seed in range(6):
+        n = 2 + seed % 3
+        played = play(seed, n, length, engine=CLOCKED if kind == "minutes" else war,
+                      exclude=("autoplay",) if kind == "minutes" else ("finish", "autoplay"),
+                      choose=now_and_then(1 / 40) if kind == "minutes" else None,
+                      full_every=1_000, max_steps=5_020 * n * 8)
+        reasons[check_result(played.state, n)["reason"]] += 1
+    own = {"cards": "cards_target", "points": "points_target", "minutes": "time_up"}[kind]
+    assert reasons[own] >= 3, reasons

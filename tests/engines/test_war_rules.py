@@ -108,15 +108,20 @@ def test_package_exposes_the_contract_and_its_spec():
         assert callable(getattr(war, name))
     spec = war.GAME
     assert isinstance(spec, GameSpec) and engines.spec("war") is spec and engines.get("war") is war
-    assert (spec.key, spec.title, spec.version) == ("war", "War", "war-classic-2")
+    assert (spec.key, spec.title, spec.version) == ("war", "War", "war-classic-3")
     assert (spec.min_seats, spec.max_seats) == (2, 6)
     assert spec.blurb.endswith(".")
-    assert [(o.key, o.default, o.choices) for o in spec.options] == [("mode", "classic", ("classic",))]
+    assert [(o.key, o.default, o.choices) for o in spec.options] == [
+        ("mode", "classic", ("classic",)),
+        ("length", "full_elimination", ("full_elimination", "first_to_30_cards", "first_to_40_cards",
+                                        "first_to_45_cards", "3_minutes", "5_minutes", "10_minutes",
+                                        "first_to_25_points", "first_to_50_points", "first_to_100_points"))]
     assert spec.seating.sizes == (2, 3, 4, 5, 6) and spec.seating.default == 4
     assert spec.seating.minimum == 2 and spec.seating.solo_computers == 1
     assert spec.seating.solo_label == "Solo: each student against a computer"
     assert spec.presets == {"classic": {"mode": "classic"}}
-    assert engines.options_for("war", {"preset": "classic"}) == {"mode": "classic"}
+    assert engines.options_for("war", {"preset": "classic"}) == {"mode": "classic",
+                                                                 "length": "full_elimination"}
     assert spec.order_free == frozenset({"reveal", "autoplay"})
     assert spec.bot_levels == ("standard",)
     assert spec.data_versions == {"rulings.json": RULINGS_VERSION} and RULINGS_VERSION
@@ -131,7 +136,7 @@ def test_package_exposes_the_contract_and_its_spec():
 def test_key_moments_cover_the_important_log_kinds():
     moments = war.GAME.key_moments
     assert {"start", "war", "out", "kick", "end", "game_over", "pause", "lock",
-            "sudden_death", "shuffle", "carry"} <= moments
+            "sudden_death", "shuffle", "carry", "time_up", "target"} <= moments
     # Only kinds somebody emits: War's own, or the platform's table events.
     assert moments <= set(E.LOG_KINDS) | {"start", "kick", "pause", "lock"}
     assert not {"reveal", "win", "autoplay", "ruling"} & moments   # play-by-play
@@ -812,7 +817,7 @@ def test_views_for_a_seat_and_for_the_board():
     assert set(king) == {"down", "seat", "id", "rank", "label", "suit", "name"}
     assert (king["rank"], king["label"], king["name"]) == (13, "K", "King of Spades")
     assert pub["players"][0] == {"seat": 0, "name": "Ana", "cards": 0, "eliminated": False,
-                                 "autoplay": 0, "wins": 0}
+                                 "autoplay": 0, "wins": 0, "points": 0}
 
     ana = war.view(state, 0)
     assert ana["public"] == pub

@@ -24,9 +24,9 @@ GAME = GameSpec(
     figures=figures,
     # Log kinds worth a line in a debrief: the platform's own (start, kick,
     # pause, lock, end) and War's wars, knock-outs, carried pots, shuffles,
-    # sudden death and the end of the game.
+    # sudden death, the clock running out, a match target reached and the end.
     key_moments=frozenset({"start", "kick", "pause", "lock", "end", "war", "out", "carry",
-                           "shuffle", "sudden_death", "game_over"}),
+                           "shuffle", "sudden_death", "time_up", "target", "game_over"}),
     discussion=(
         "Did anyone make a choice that changed who won? What does that tell you about "
         "chance and skill in War?",

@@ -14,7 +14,7 @@ The functions of the engine contract (app/engines/contract.py):
     bot(view, actions, rng) -> action | None        sees only its own seat
     result(state) -> None | {winners, ranking, scores, reason}
     finish(state) -> (state, log)                   the teacher ends the game
-    timers(state) -> [{key, after, actor, action}]  auto-play reveals
+    timers(state) -> [{key, after, actor, action}]  auto-play reveals, the match clock
 
 State is plain JSON. Seats are list indices; cards are opaque ids whose faces
 sit in `state["faces"]`; decks list ids top first. See `_initial_state` for
@@ -30,21 +30,42 @@ from .rulings import rule
 
 KEY = "war"
 TITLE = "War"
-VERSION = "war-classic-2"
+VERSION = "war-classic-3"
 MIN_SEATS = 2
 MAX_SEATS = 6
 BLURB = "The classic card battle: everyone flips a card, the highest takes them all, and ties mean war."
+# Match lengths (the option's values read well as labels: "First to 30 cards").
+# value -> (kind, target): kind "elimination" (no target), "cards" (cards held at
+# the end of a battle), "minutes" (a server-side clock) or "points" (see `_take_pot`).
+LENGTHS = {
+    "full_elimination": ("elimination", 0),
+    "first_to_30_cards": ("cards", 30),
+    "first_to_40_cards": ("cards", 40),
+    "first_to_45_cards": ("cards", 45),
+    "3_minutes": ("minutes", 3),
+    "5_minutes": ("minutes", 5),
+    "10_minutes": ("minutes", 10),
+    "first_to_25_points": ("points", 25),
+    "first_to_50_points": ("points", 50),
+    "first_to_100_points": ("points", 100),
+}
 OPTIONS = [
     Option("mode", "Mode", "classic", ("classic",),
            help="Classic plays the pure rules: reveal, highest card wins, ties go to war."),
+    Option("length", "Match length", "full_elimination", tuple(LENGTHS),
+           help="Full elimination plays until one player holds every card. First to 30, 40 or 45 cards: "
+                "the first player holding that many cards after a battle wins. 3, 5 or 10 minutes: "
+                "when the clock runs out, the most cards wins. First to 25, 50 or 100 points: "
+                "a battle won scores 1 point, plus 1 for each war in it."),
 ]
 
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
-             "sudden_death", "end", "game_over")
+             "sudden_death", "time_up", "target", "end", "game_over")
 
 FACILITATOR = "facilitator"
 BOARD = "board"
+SYSTEM = "system"                       # a fired timer: the match clock's `time_up`
 SPEEDS = (0, 1, 2, 4)                   # 0 = auto-play off
 AUTO_DELAY = {1: 1.2, 2: 0.6, 4: 0.3}   # seconds between automatic reveals
 WAR_DOWN = 3                            # face-down cards per war stage
@@ -85,7 +106,7 @@ def _copy_state(s: dict) -> dict:
     """
     out = dict(s)
     out["options"] = dict(s["options"])
-    for key in ("names", "participants", "taps", "showing", "last_up", "wins", "autoplay", "noted"):
+    for key in ("names", "participants", "taps", "showing", "last_up", "wins", "points", "autoplay", "noted"):
         out[key] = list(s[key])
     out["faces"] = dict(s["faces"])
     out["decks"] = [list(d) for d in s["decks"]]
@@ -143,7 +164,14 @@ def _seat_of(s: dict, actor) -> int:
         _fail("forbidden", "The board only shows the game; it cannot make moves.")
     if actor == FACILITATOR:
         _fail("forbidden", "The facilitator cannot play for a player.")
+    if actor == SYSTEM:
+        _fail("forbidden", "The clock only ends a timed match.")
     _fail("forbidden", "That player is not at this table.")
+
+
+def _length(s: dict) -> tuple[str, int]:
+    """(kind, target) of this match's length (see LENGTHS)."""
+    return LENGTHS[s["options"]["length"]]
 
 
 # --------------------------------------------------------------------------
@@ -198,6 +226,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
         "spent": [[0, 0] for _ in seats],  # [cards, face-up rank total] put in this battle
         "last_up": [0] * n,         # rank of each seat's final face-up reveal
         "wins": [0] * n,            # battles won
+        "points": [0] * n,          # 1 per battle won, plus 1 per war in it (see `_take_pot`)
         "out": [None] * n,          # once knocked out: {"moment", "battle", "cards", "shown"}
         "moment": 0,                # counts knock-out moments (later = ranks higher)
         "autoplay": [0] * n,        # auto-play speed per seat (0 = off)
@@ -257,8 +286,11 @@ def _check_payload(action) -> str:
 
 
 def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
-    """One seat's move. The platform strips labels first; a labelled action
-    (as listed by `actions`) is accepted too."""
+    """One seat's move, or the match clock's `time_up` (actor "system"). The
+    platform strips labels first; a labelled action (as listed by `actions`)
+    is accepted too."""
+    if actor == SYSTEM and isinstance(action, dict) and action.get("type") == "time_up":
+        return _time_up(state, action)
     seat = _seat_of(state, actor)
     if state["status"] != "playing":
         _fail("game_over", "The game is over.")
@@ -398,6 +430,7 @@ def _take_pot(s: dict, winner: int) -> list[dict]:
         entries.append(rule("war.face_down_shown_on_win", battle=s["battle"], seat=winner, cards=downs))
     s["decks"][winner].extend(item["id"] for item in pot)
     s["wins"][winner] += 1
+    s["points"][winner] += 1 + s["stage"]   # the battle, and each war stage of it
     s["last"] = _summary(s, winner)
     entries.append(log("win", f"{_name(s, winner)} wins {len(pot)} cards.",
                        battle=s["battle"], seat=winner, count=len(pot), cards=shown))
@@ -436,6 +469,12 @@ def _finish_battle(s: dict) -> list[dict]:
     active = _active(s)
     if len(active) == 1:
         return entries + _end_game(s, "elimination")
+    kind, target = _length(s)
+    if kind in ("cards", "points"):
+        have = [len(s["decks"][p]) if kind == "cards" else s["points"][p] for p in active]
+        reached = [p for p, x in zip(active, have) if x >= target]
+        if reached:
+            return entries + _reach_target(s, kind, target, reached, active, have)
     if s["sudden"] is not None:
         s["sudden"]["left"] -= 1
         if s["sudden"]["left"] == 0:
@@ -446,6 +485,47 @@ def _finish_battle(s: dict) -> list[dict]:
         entries += _start_sudden_death(s, "limit")
     s["battle"] += 1
     return entries + _start_battle(s)
+
+
+def _reach_target(s: dict, kind: str, target: int, reached: list[int], active: list[int],
+                  have: list[int]) -> list[dict]:
+    """A player holds `target` cards, or has `target` points, after a battle: the match ends."""
+    what = "cards" if kind == "cards" else "points"
+    entries = [rule(f"war.{what}_target", battle=s["battle"], target=target, seats=reached,
+                    players=active, **{what: have}),
+               log("target", f"{_names(s, reached)} reached {target} {what}.",
+                   battle=s["battle"], seats=reached, target=target, kind=what)]
+    return entries + _end_game(s, f"{what}_target")
+
+
+def _time_up(state: dict, action) -> tuple[dict, list[dict]]:
+    """The match clock has run out: the match ends at once (see war.time_up)."""
+    if action != {"type": "time_up"}:
+        _fail("illegal", "That move has the wrong details.")
+    if state["status"] != "playing":
+        _fail("game_over", "The game is over.")
+    if _length(state)[0] != "minutes":
+        _fail("illegal", "This match has no clock.")
+    s = _copy_state(state)
+    active = _active(s)
+    # The unfinished battle's cards go back on top of the decks of the players
+    # still in who put them in; a carried pot and a knocked-out player's cards
+    # count for nobody.
+    back = [[] for _ in s["names"]]
+    kept = []
+    for i, item in enumerate(s["pot"]):
+        if i >= s["carried"] and item["seat"] in active:
+            back[item["seat"]].append(item["id"])
+        else:
+            kept.append(item)
+    for p in active:
+        s["decks"][p] = back[p] + s["decks"][p]
+    s["pot"] = kept
+    minutes = _length(s)[1]
+    entries = [log("time_up", f"Time is up after {minutes} minutes.", battle=s["battle"], minutes=minutes),
+               rule("war.time_up", battle=s["battle"], minutes=minutes, seats=active,
+                    returned=[len(back[p]) for p in active], cards=[len(s["decks"][p]) for p in active])]
+    return s, entries + _end_game(s, "time_up")
 
 
 def _start_battle(s: dict) -> list[dict]:
@@ -594,10 +674,12 @@ def _tied_out(s: dict, seats: list[int]) -> list[list[int]]:
 
 def _standing(s: dict, seat: int) -> tuple:
     """One comparable key for everyone: players still in above the knocked out,
-    later knock-outs above earlier ones, then the tie-break order."""
+    later knock-outs above earlier ones; among players still in, points first in
+    a points match, then the tie-break order (`_timed_key`)."""
     if _is_out(s, seat):
         return (0, s["out"][seat]["moment"]) + _out_key(s, seat)
-    return (1, 0) + _timed_key(s, seat)
+    points = s["points"][seat] if _length(s)[0] == "points" else 0
+    return (1, points) + _timed_key(s, seat)
 
 
 def _compute_result(s: dict, reason: str) -> dict:
@@ -605,8 +687,8 @@ def _compute_result(s: dict, reason: str) -> dict:
     ranking = sorted(seats, key=lambda p: (tuple(-x for x in _standing(s, p)), p))
     top = _standing(s, ranking[0])
     winners = [p for p in ranking if _standing(s, p) == top]
-    return {"winners": winners, "ranking": ranking,
-            "scores": [len(d) for d in s["decks"]], "reason": reason}
+    scores = list(s["points"]) if _length(s)[0] == "points" else [len(d) for d in s["decks"]]
+    return {"winners": winners, "ranking": ranking, "scores": scores, "reason": reason}
 
 
 def _win_text(s: dict, winners: list[int]) -> str:
@@ -635,12 +717,18 @@ def upgrade(state: dict) -> dict:
     """A snapshot saved by an earlier engine version, made playable by this one.
 
     war-classic-1 watched for repeats with one Brent checkpoint; its snapshot has
-    everything else this version keeps. Repeat watching starts afresh here."""
+    everything else war-classic-2 keeps. Repeat watching starts afresh here.
+    war-classic-2 had no match lengths: its games are full elimination, and
+    nobody has scored points yet (they count only in a points match)."""
     if state.get("version") == VERSION:
         return state
     s = _copy(state)
     if s.get("version") == "war-classic-1":
         s["cycle"] = {"seen": "", "first": s["battle"], "repeats": state["cycle"].get("repeats", 0)}
+        s["version"] = "war-classic-2"
+    if s.get("version") == "war-classic-2":
+        s["options"]["length"] = "full_elimination"
+        s["points"] = [0] * len(s["names"])
         s["version"] = VERSION
         return s
     raise ValueError(f"cannot continue a War game saved by {state.get('version')!r}")
@@ -707,10 +795,17 @@ def view(state: dict, viewer) -> dict:
     public = {
         "game": KEY,
         "mode": s["options"]["mode"],
+        # The match length; a timed match's clock runs on the server (the timer
+        # `clock_key`, `clock_seconds` long from the start).
+        "length": {"choice": s["options"]["length"], "kind": _length(s)[0],
+                   "target": _length(s)[1] if _length(s)[0] in ("cards", "points") else None,
+                   "label": s["options"]["length"].replace("_", " ").capitalize(),
+                   "clock_seconds": clock_seconds(s),
+                   "clock_key": None if clock_seconds(s) is None else f"clock:{clock_seconds(s)}"},
         "status": s["status"],
         "players": [{"seat": p, "name": s["names"][p], "cards": len(s["decks"][p]),
                      "eliminated": _is_out(s, p), "autoplay": s["autoplay"][p],
-                     "wins": s["wins"][p]}
+                     "wins": s["wins"][p], "points": s["points"][p]}
                     for p in range(len(s["names"]))],
         "deck_size": len(s["faces"]),
         "battle": s["battle"],
@@ -754,8 +849,19 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     return None
 
 
+def clock_seconds(state: dict) -> int | None:
+    """A timed match's length in seconds (None: the match has no clock)."""
+    kind, minutes = _length(state)
+    return minutes * 60 if kind == "minutes" else None
+
+
 def timers(state: dict) -> list[dict]:
-    """One timer per auto-playing seat that owes a reveal now.
+    """The match clock, and one timer per auto-playing seat that owes a reveal now.
+
+    A timed match lists its clock, under one key, from the first state to the
+    end: the platform keeps a listed timer's due time (so it counts from the
+    start), pauses it with the table and keeps it across a restart; when it
+    fires, `time_up` ends the match.
 
     `after` is the seat's auto-play delay in seconds, counted from the change
     that listed the timer. The key names the seat, the battle, the war stage
@@ -764,7 +870,10 @@ def timers(state: dict) -> list[dict]:
     """
     if state["status"] != "playing":
         return []
-    return [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
+    seconds = clock_seconds(state)
+    clock = [] if seconds is None else [
+        {"key": f"clock:{seconds}", "after": seconds, "actor": SYSTEM, "action": {"type": "time_up"}}]
+    return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
              "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
             for p in _waiting(state) if state["autoplay"][p]]

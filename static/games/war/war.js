@@ -3,7 +3,8 @@
 // payload's `actions`, shown with its `label` and sent as listed.
 //
 // payload: {code, game, version, status, seat, view: {public, private, prompt},
-//           actions, log (only the entries new since the last view), players}
+//           actions, log (only the entries new since the last view), players,
+//           deadlines: {timer key: {due: epoch seconds} or {left: seconds} when paused}}
 // ctx:     {role: "player" | "board" | "facilitator", act(action), log() -> the
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
@@ -39,8 +40,36 @@ function nameOf(pub, seat) {
 function stageText(pub) {
   if (pub.result) return "Game over";
   const sd = pub.sudden_death ? ` · Sudden death: ${pub.sudden_death.battles_left} battle(s) left` : "";
-  if (pub.stage === "battle") return `Battle ${pub.battle}${sd}`;
-  return `War! Level ${pub.stage} — battle ${pub.battle}${sd}`;
+  const length = pub.length && (pub.length.kind === "cards" || pub.length.kind === "points") ? ` · ${pub.length.label}` : "";
+  if (pub.stage === "battle") return `Battle ${pub.battle}${length}${sd}`;
+  return `War! Level ${pub.stage} — battle ${pub.battle}${length}${sd}`;
+}
+
+// A timed match's clock: the server keeps the deadline (payload.deadlines, by
+// the view's clock_key); the page counts down to it once a second.
+function clockText(el) {
+  const left = el.dataset.due ? Math.max(0, Number(el.dataset.due) - Date.now() / 1000) : Number(el.dataset.left);
+  const s = Math.ceil(left);
+  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return el.dataset.due ? `Time left ${text}` : `Time left ${text} (paused)`;
+}
+let ticking = null;
+function tick() {
+  const clocks = document.querySelectorAll(".war-game .war-clock");
+  for (const el of clocks) el.textContent = clockText(el);
+  if (!clocks.length && ticking) { clearInterval(ticking); ticking = null; }
+}
+function clock(payload) {
+  const pub = payload.view.public;
+  const key = pub.length && pub.length.clock_key;
+  if (!key || pub.result) return null;
+  const deadline = (payload.deadlines || {})[key];
+  if (!deadline) return h("p", { class: "war-clock-label" }, pub.length.label + " match");
+  const el = h("p", { class: "war-clock", role: "timer", "aria-label": `${pub.length.label} match clock`,
+    dataset: deadline.due != null ? { due: deadline.due } : { left: deadline.left } });
+  el.textContent = clockText(el);
+  if (!ticking) ticking = setInterval(tick, 1000);
+  return el;
 }
 
 function seats(pub, you) {
@@ -54,7 +83,8 @@ function seats(pub, you) {
       return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") + (atWar ? " at-war" : ""), dataset: { seat: p.seat } },
         h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null,
           atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
-        h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")),
+        h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")
+          + (pub.length && pub.length.kind === "points" ? ` · ${plural(p.points, "point")}` : "")),
         h("div", { class: "seat-card" },
           shown ? card(shown, fresh(key).trim()) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—")),
         p.autoplay ? h("span", { class: "badge" }, `auto ${p.autoplay}×`) : null);
@@ -148,6 +178,7 @@ export function render(root, payload, ctx) {
   const prompt = pub.result ? "" : payload.view.prompt.text;
   const head = h("div", { class: "war-head" },
     h("p", { class: "status-line" + (stage === "war" ? " at-war" + fresh(`war|${pub.battle}|${pub.stage}`) : "") }, stageText(pub)),
+    clock(payload),
     h("p", { class: "hint war-prompt", "aria-live": "polite" }, prompt));
   let body;
   if (player) {
@@ -166,8 +197,11 @@ export function render(root, payload, ctx) {
   seen = seenNext;
 }
 
-// The end screen's scores (table.js endScreen) count cards.
-export const scoreText = (n) => plural(n, "card");
+// The end screen's scores (table.js endScreen) count cards, or points in a points match.
+export const scoreText = (n, payload) => {
+  const length = payload && payload.view && payload.view.public && payload.view.public.length;
+  return plural(n, length && length.kind === "points" ? "point" : "card");
+};
 
 // What onKey answers to, for the page's help overlay (`?`).
 export function keys() {
