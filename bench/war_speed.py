@@ -1,0 +1,214 @@
+"""War engine speed against a minimal loop of the same Classic rules, and how long
+seeded computer-vs-computer War games last under every match length. Run:
+
+    .venv/bin/python bench/war_speed.py [games] [clock speeds]
+    .venv/bin/python bench/war_speed.py                  (1000 seeds, clock at speed 1: about 2 minutes)
+    .venv/bin/python bench/war_speed.py 3000 1,4         (also the timed matches at the fastest speed)
+
+1. Engine: 2-player Classic, full elimination, played through the engine's public
+   functions as the table service's bots would (for each seat `actions`, then
+   `apply` of its "reveal"; the service's per-viewer `view` is not counted).
+   Battles per second over every game, `new()` left out of the timing.
+2. Minimal: the same Classic rules for 2 players written for speed (two deques of
+   ranks, no ids, no logs, no copies, no repeat detection, a cap of BATTLE_LIMIT
+   battles instead of sudden death), dealt from the engine's own `new()` so both
+   start from the same decks. Battles per second and the ratio engine/minimal,
+   measured in the same run (the aim: the engine within 5x on Classic; the minimal
+   loop's time is the best of MINIMAL_REPEATS runs, the engine's a single run). On every
+   seed where neither the repeat shuffle nor sudden death came into play, the two
+   must agree on the winner, the number of battles and how the game ended.
+3. Game lengths (median and p90 of battles, the share reaching sudden death, the
+   share ended by each rule) for 2-player Classic and every match length. The
+   clock of a timed match is simulated: with every seat on auto-play at speed S a
+   reveal round (a battle's reveal or a war stage) takes AUTO_DELAY[S] seconds,
+   so `time_up` fires after minutes*60 / AUTO_DELAY[S] rounds (server time ignored).
+   The default speed is 1, the one the A key turns auto-play on at.
+
+Only Classic exists today: Power War, Wager Battle, Tournament, Survival and
+Quick Match (issue 11) have no engine yet, and the script says so.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import Counter, deque
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from app.engines.contract import strip_label  # noqa: E402
+from app.engines.war import cards, engine as war  # noqa: E402
+
+NAMES = ["P0", "P1"]
+AIM = 5.0                                  # the issue's target: engine within 5x of the minimal loop
+CLOCK_SPEEDS = "1"                         # auto-play speeds simulated for the timed matches
+MINIMAL_REPEATS = 5
+MISSING_MODES = ("Power War", "Wager Battle", "Tournament", "Survival", "Quick Match")
+
+
+# --------------------------------------------------------------------------
+# The engine, as the service's bots drive it
+
+def play_engine(seed: int, length: str = "full_elimination", clock_rounds: int | None = None) -> dict:
+    """One seeded 2-player game; returns its length, how it ended and what intervened."""
+    state = war.new({"mode": "classic", "length": length}, NAMES, seed)
+    rounds, shuffled, sudden = 0, False, False
+    started = time.perf_counter()
+    while war.result(state) is None:
+        if clock_rounds is not None and rounds >= clock_rounds:
+            state, entries = war.apply(state, war.SYSTEM, {"type": "time_up"})
+            break
+        for seat in (0, 1):
+            for action in war.actions(state, seat):
+                if action["type"] == "reveal":
+                    state, entries = war.apply(state, seat, strip_label(action))
+                    for e in entries:
+                        if e["t"] == "shuffle":
+                            shuffled = True
+                        elif e["t"] == "sudden_death":
+                            sudden = True
+                    break
+        rounds += 1
+    elapsed = time.perf_counter() - started
+    res = war.result(state)
+    return {"battles": state["battle"], "reason": res["reason"], "winners": res["winners"],
+            "shuffled": shuffled, "sudden": sudden, "seconds": elapsed}
+
+
+# --------------------------------------------------------------------------
+# The minimal loop: the same 2-player Classic rules, written for speed
+
+def initial_ranks(seed: int) -> tuple[list[int], list[int]]:
+    """Both decks (ranks, top first) exactly as the engine's `new()` deals them."""
+    s = war.new({"mode": "classic"}, NAMES, seed)
+    return tuple([cards.rank_of(s["faces"][c]) for c in deck] for deck in s["decks"])
+
+
+def play_minimal(d0: list[int], d1: list[int], cap: int = war.BATTLE_LIMIT) -> tuple[int | None, int, str]:
+    """(winner or None, battles, how it ended). Both reveal seat 0 first, so the
+    pot is built in seat order; the winner puts it at the bottom of their deck.
+    A tie is a war: 3 face down and 1 face up each, unless a player holds fewer
+    than 4 cards, who then commits them all and is out (both short: both out)."""
+    a, b = deque(d0), deque(d1)
+    battles = 0
+    while battles < cap:
+        battles += 1
+        x, y = a.popleft(), b.popleft()
+        pot = [x, y]
+        while x == y:
+            short_a, short_b = len(a) < 4, len(b) < 4
+            if short_a or short_b:
+                if short_a:
+                    pot.extend(a)
+                    a.clear()
+                if short_b:
+                    pot.extend(b)
+                    b.clear()
+                if short_a and short_b:
+                    return None, battles, "simultaneous_elimination"
+                (b if short_a else a).extend(pot)
+                return (1 if short_a else 0), battles, "elimination"
+            pot += (a.popleft(), a.popleft(), a.popleft())
+            x = a.popleft()
+            pot.append(x)
+            pot += (b.popleft(), b.popleft(), b.popleft())
+            y = b.popleft()
+            pot.append(y)
+        if x > y:
+            a.extend(pot)
+            if not b:
+                return 0, battles, "elimination"
+        else:
+            b.extend(pot)
+            if not a:
+                return 1, battles, "elimination"
+    return None, battles, "cap"
+
+
+# --------------------------------------------------------------------------
+# Reporting
+
+def distribution(name: str, games: list[dict]) -> None:
+    lengths = sorted(g["battles"] for g in games)
+    p90 = statistics.quantiles(lengths, n=10)[-1] if len(lengths) > 1 else lengths[0]
+    sudden = sum(g["sudden"] for g in games) / len(games)
+    shuffled = sum(g["shuffled"] for g in games) / len(games)
+    ends = Counter(g["reason"] for g in games)
+    ended = ", ".join(f"{reason} {count / len(games):.1%}" for reason, count in ends.most_common())
+    print(f"  {name:<31} median {statistics.median(lengths):>6.0f}  p90 {p90:>6.0f}  max {lengths[-1]:>5}  "
+          f"sudden death {sudden:6.1%}  shuffled {shuffled:5.1%}  | {ended}")
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
+    speeds = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else CLOCK_SPEEDS).split(",")]
+    seeds = range(games)
+    print(f"War benchmark: {games} seeded 2-player games per line (seeds 0..{games - 1}), engine {war.VERSION}")
+    print(f"Modes: Classic only. Not measured, no engine yet: {', '.join(MISSING_MODES)}.")
+
+    # 1. The engine.
+    played = [play_engine(seed) for seed in seeds]
+    engine_battles = sum(g["battles"] for g in played)
+    engine_seconds = sum(g["seconds"] for g in played)
+    engine_rate = engine_battles / engine_seconds
+
+    # 2. The minimal loop, on the same deals (dealing is not timed).
+    deals = [initial_ranks(seed) for seed in seeds]
+    minimal_seconds = float("inf")
+    for _ in range(MINIMAL_REPEATS):   # it is quick: the best of a few runs steadies the timing
+        started = time.perf_counter()
+        minimal = [play_minimal(d0, d1) for d0, d1 in deals]
+        minimal_seconds = min(minimal_seconds, time.perf_counter() - started)
+    minimal_battles = sum(m[1] for m in minimal)
+    minimal_rate = minimal_battles / minimal_seconds
+    ratio = minimal_rate / engine_rate
+
+    print()
+    print("Speed, 2-player Classic, full elimination")
+    print(f"  engine  (actions + apply per reveal) {engine_battles:>9,} battles in {engine_seconds:6.2f} s  "
+          f"{engine_rate:>11,.0f} battles/s")
+    print(f"  minimal (two deques, same rules)     {minimal_battles:>9,} battles in {minimal_seconds:6.2f} s  "
+          f"{minimal_rate:>11,.0f} battles/s")
+    verdict = "within" if ratio <= AIM else "NOT within"
+    print(f"  engine/minimal: the engine is {ratio:.1f}x slower per battle ({verdict} the {AIM:.0f}x aim)")
+
+    # Agreement wherever no repeat shuffle or sudden death changed the engine's game.
+    plain = [i for i, g in enumerate(played) if not g["shuffled"] and not g["sudden"]]
+    agree = 0
+    mismatches = []
+    for i in plain:
+        g, (winner, battles, how) = played[i], minimal[i]
+        engine_winner = g["winners"][0] if g["reason"] == "elimination" else None
+        if (engine_winner, g["battles"], g["reason"]) == (winner, battles, how):
+            agree += 1
+        else:
+            mismatches.append((i, (engine_winner, g["battles"], g["reason"]), (winner, battles, how)))
+    print(f"  agreement: {agree} of {len(plain)} seeds without a shuffle or sudden death give the same winner, "
+          f"battle count and ending")
+    print(f"    ({games - len(plain)} seeds left out: the engine shuffled or went to sudden death there; "
+          f"the minimal loop hit its {war.BATTLE_LIMIT:,}-battle cap on {sum(m[2] == 'cap' for m in minimal)})")
+    for seed, e, m in mismatches[:5]:
+        print(f"    seed {seed}: engine {e}, minimal {m}")
+
+    # 3. Game lengths under every match length.
+    print()
+    print("Game lengths in battles, 2-player Classic (sudden death: the share that reached it; "
+          "shuffled: the share with a repeat shuffle)")
+    distribution("full_elimination", played)
+    for length, (kind, target) in war.LENGTHS.items():
+        if kind == "elimination":
+            continue
+        if kind != "minutes":
+            distribution(length, [play_engine(seed, length) for seed in seeds])
+            continue
+        for speed in speeds:
+            rounds = int(target * 60 / war.AUTO_DELAY[speed] + 1e-9)
+            distribution(f"{length} @ speed {speed} ({rounds} rds)",
+                         [play_engine(seed, length, clock_rounds=rounds) for seed in seeds])
+    print(f"  timed matches: every seat on auto-play at speed S, one reveal round (battle or war stage) every "
+          f"AUTO_DELAY[S] ({', '.join(f'{s}: {d} s' for s, d in war.AUTO_DELAY.items())}); "
+          f"time_up fires after minutes*60/AUTO_DELAY[S] rounds")
+
+
+if __name__ == "__main__":
+    main()
