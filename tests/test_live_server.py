@@ -83,7 +83,8 @@ def test_sigkill_mid_game_loses_nothing_and_phones_come_back(server):
             phone.wait_for(lambda v: v["status"] == "playing")
         acked = play_live(phones, until=lambda v: v["version"] >= 40)
         last_acked = max(acked)
-        before = phones[0].view["view"]["public"]["players"]
+        # What the phone showed for the last acknowledged move (its view may trail the ack).
+        before = phones[0].wait_for(lambda v: v["version"] >= last_acked)["view"]["public"]["players"]
 
         server.kill()
         server.start()  # same port, same database
