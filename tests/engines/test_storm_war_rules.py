@@ -604,3 +604,26 @@ def _play_card(key):
 @pytest.mark.parametrize("key", sorted(content.CARDS))
 def test_every_card_can_be_played_and_does_what_it_says(key):
     _play_card(key)
+
+
+def test_computer_levels_play_differently():
+    """Standard spoils a challenge it can; easy never does, and waits for a lead of 2."""
+    import random
+
+    s = rig(new(), hands={1: ["separator_washout"]}, jobsites={0: demo_site()}, env=CITY)
+    s, _ = act(s, 0, type="challenge", risk="toxic")
+    s, _ = act(s, 0, type="pass")
+    choices = {}
+    for level in ("easy", "standard"):
+        s["options"]["computer_level"] = level
+        choice = E.bot(E.view(s, 1), E.actions(s, 1), random.Random(1))
+        choices[level] = strip_label(choice)["type"]
+    assert choices == {"easy": "pass", "standard": "play"}
+    # A rival's Degrader leaves Ana a best lead of 0 or 1 (City: Toxic 12 vs 12, Nutrient 12 vs 10 + 1 or 2).
+    degrader = next(k for k in by_type("degrader") if content.CARDS[k]["risk"].get("nutrient") in (1, 2))
+    t = rig(new(), jobsites={0: demo_site()}, env=CITY)
+    t["degrader"] = {"id": cid(t, degrader), "by": 1}
+    t["deck"].remove(cid(t, degrader))
+    for level, expected in (("easy", "skip"), ("standard", "challenge")):
+        t["options"]["computer_level"] = level
+        assert strip_label(E.bot(E.view(t, 0), E.actions(t, 0), random.Random(1)))["type"] == expected

@@ -55,7 +55,9 @@ OPTIONS = [
     Option("goal", "Environments to win", 3, (3, 5), help="The first trainee to clean up this many wins."),
     Option("demo", "Guided demo", False, (False, True),
            help="One trainee against the practice rival, led step by step through one cleanup."),
-    Option("computer_level", "Computer players", "standard", LEVELS),
+    Option("computer_level", "Computer players", "standard", LEVELS,
+           help="easy: never plays Chaos cards against a challenge and challenges only with a lead of 2; "
+                "standard: spoils challenges it can and challenges as soon as it can win."),
 ]
 PRESETS = {"short": {"goal": 3}, "long": {"goal": 5}, "demo": {"demo": True}}
 
@@ -1113,7 +1115,9 @@ def bot(seen: dict, offered: list[dict], rng) -> dict | None:
         risks = public["environment"]["risks"] if placed else public["effective_risks"]
         margin = {a["risk"]: me[a["risk"]] - risks[a["risk"]] for a in by_type["challenge"]}
         best = max(by_type["challenge"], key=lambda a: (margin[a["risk"]], a["risk"]))
-        if margin[best["risk"]] >= 0:
+        # An easy rival waits for a comfortable lead; the standard one challenges as soon as it can win.
+        needed = 2 if public["options"]["computer_level"] == "easy" else 0
+        if margin[best["risk"]] >= needed:
             return best
     return (by_type.get("skip") or offered)[0]
 
@@ -1139,6 +1143,8 @@ def _bot_respond(public: dict, by_type: dict, hand: dict, rng, seen_seat: int) -
         return by_type["pass"][0]
     if public["demo"]:
         return by_type["pass"][0]
+    if public["options"]["computer_level"] == "easy":
+        return by_type["pass"][0]   # an easy rival never attacks a challenge nor games the donations
     if margin >= 0:
         hostile = [a for a in plays if _bot_effect(hand[a["card"]], a, ch, me) < 0]
         if hostile:
