@@ -3,34 +3,21 @@
 elimination (the default), their tie-breaks, rulings and snapshot upgrade."""
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from app.engines import war
 from app.engines.contract import IllegalAction
-from app.engines.war import engine as E
 
 from .test_war_rules import NAMES, act, overview, ruling_ids, texts, total_cards
+from .test_war_rules import rig as war_rig
 
 TIME_UP = {"type": "time_up"}
 SYSTEM = "system"
 
 
 def rig(length: str, *decks: str, rng: int = 1) -> dict:
-    """Like test_war_rules.rig, with a match length."""
-    used = Counter()
-    codes = []
-    for deck in decks:
-        row = []
-        for tok in deck.split():
-            if len(tok) == 1:
-                row.append(tok + "SHDC"[used[tok] % 4])
-                used[tok] += 1
-            else:
-                row.append(tok)
-        codes.append(row)
-    return E.new_with_decks({"mode": "classic", "length": length}, NAMES[:len(decks)], codes, rng)
+    """test_war_rules.rig, with a match length."""
+    return war_rig(*decks, rng=rng, length=length)
 
 
 def time_up(state: dict) -> tuple[dict, list[dict]]:

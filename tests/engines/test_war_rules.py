@@ -26,7 +26,7 @@ CATALOGUE = {r["id"] for r in war.GAME.rulings}
 # --------------------------------------------------------------------------
 # Helpers
 
-def rig(*decks: str, rng: int = 1) -> dict:
+def rig(*decks: str, rng: int = 1, length: str | None = None) -> dict:
     """A game whose decks are given top first, e.g. rig("Q 3", "5 4").
 
     A token is a rank character (2-9, T, J, Q, K, A: suits are handed out in
@@ -43,7 +43,8 @@ def rig(*decks: str, rng: int = 1) -> dict:
             else:
                 row.append(tok)
         codes.append(row)
-    return E.new_with_decks({"mode": "classic"}, NAMES[:len(decks)], codes, rng)
+    options = {"mode": "classic"} if length is None else {"mode": "classic", "length": length}
+    return E.new_with_decks(options, NAMES[:len(decks)], codes, rng)
 
 
 def act(state: dict, *moves) -> tuple[dict, list[dict]]:
