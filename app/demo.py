@@ -74,7 +74,7 @@ class DemoService:
         self.config = {k: (config or {}).get(k, v) for k, v in DEFAULTS.items()}
         self._recent: dict[str, deque] = {}
         self._lock = threading.Lock()
-        self._last_cleanup = 0.0
+        self._last_cleanup = float("-inf")   # never: the first poll cleans up, however young the machine
 
     # ------------------------------------------------------------- limits
     def admit(self, client: str) -> None:
