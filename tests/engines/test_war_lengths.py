@@ -279,10 +279,24 @@ def test_a_snapshot_from_war_classic_2_plays_on_as_full_elimination():
     old = {k: v for k, v in state.items() if k != "points"}
     old.update(version="war-classic-2", options={"mode": "classic"})
     upgraded = war.upgrade(old)
-    assert upgraded["version"] == war.GAME.version == "war-classic-3"
-    assert upgraded["options"] == {"mode": "classic", "length": "full_elimination"}
+    assert upgraded["version"] == war.GAME.version == "war-4"
+    assert upgraded["options"] == war.new({}, ["Ana", "Ben"], 1)["options"]
+    assert upgraded["options"]["length"] == "full_elimination"
     assert upgraded["points"] == [0, 0] and "points" not in old and old["options"] == {"mode": "classic"}
     assert war.upgrade(upgraded) is upgraded
     assert war.timers(upgraded) == []
     after, _ = war.apply(upgraded, 0, {"type": "reveal"})
     assert after["battle"] == 2
+
+
+def test_a_snapshot_from_war_classic_3_takes_the_new_options_defaults():
+    state = war.new({"length": "first_to_30_cards"}, ["Ana", "Ben"], 7)
+    old = dict(state, version="war-classic-3",
+               options={"mode": "classic", "length": "first_to_30_cards"})
+    upgraded = war.upgrade(old)
+    assert upgraded["version"] == "war-4"
+    assert upgraded["options"] == state["options"]
+    assert upgraded["options"]["length"] == "first_to_30_cards"
+    assert old["options"] == {"mode": "classic", "length": "first_to_30_cards"}
+    after, _ = war.apply(upgraded, 1, {"type": "reveal"})
+    assert after["taps"] == [1]

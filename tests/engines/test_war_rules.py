@@ -109,22 +109,29 @@ def test_package_exposes_the_contract_and_its_spec():
         assert callable(getattr(war, name))
     spec = war.GAME
     assert isinstance(spec, GameSpec) and engines.spec("war") is spec and engines.get("war") is war
-    assert (spec.key, spec.title, spec.version) == ("war", "War", "war-classic-3")
+    assert (spec.key, spec.title, spec.version) == ("war", "War", "war-4")
     assert (spec.min_seats, spec.max_seats) == (2, 6)
     assert spec.blurb.endswith(".")
-    assert [(o.key, o.default, o.choices) for o in spec.options] == [
-        ("mode", "classic", ("classic",)),
-        ("length", "full_elimination", ("full_elimination", "first_to_30_cards", "first_to_40_cards",
-                                        "first_to_45_cards", "3_minutes", "5_minutes", "10_minutes",
-                                        "first_to_25_points", "first_to_50_points", "first_to_100_points"))]
+    options = {o.key: (o.default, o.choices) for o in spec.options}
+    assert options["mode"] == ("classic", ("classic", "power", "wager", "power_wager", "tournament", "survival"))
+    assert options["length"] == ("full_elimination", ("full_elimination", "first_to_30_cards", "first_to_40_cards",
+                                                      "first_to_45_cards", "3_minutes", "5_minutes", "10_minutes",
+                                                      "first_to_25_points", "first_to_50_points",
+                                                      "first_to_100_points"))
+    assert options["computer_level"] == ("standard", ("easy", "standard", "hard"))
+    assert all(o.help for o in spec.options)
+    # Every preset names only real options and values (the create form's buttons).
+    for preset in spec.presets.values():
+        assert all(options[k][1] == () or v in options[k][1] for k, v in preset.items())
     assert spec.seating.sizes == (2, 3, 4, 5, 6) and spec.seating.default == 4
     assert spec.seating.minimum == 2 and spec.seating.solo_computers == 1
     assert spec.seating.solo_label == "Solo: each student against a computer"
-    assert spec.presets == {"classic": {"mode": "classic"}}
-    assert engines.options_for("war", {"preset": "classic"}) == {"mode": "classic",
-                                                                 "length": "full_elimination"}
+    assert set(spec.presets) == {"classic", "power_war", "wager_battle", "power_and_wager", "tournament", "survival"}
+    chosen = engines.options_for("war", {"preset": "power_war"})
+    assert chosen["mode"] == "power" and chosen["length"] == "first_to_40_cards"
+    assert chosen["computer_level"] == "standard"
     assert spec.order_free == frozenset({"reveal", "autoplay"})
-    assert spec.bot_levels == ("standard",)
+    assert spec.bot_levels == ("easy", "standard", "hard")
     assert spec.data_versions == {"rulings.json": RULINGS_VERSION} and RULINGS_VERSION
     assert spec.start_label == "Deal cards & start"
     assert (spec.ui.phone, spec.ui.board, spec.ui.facilitator, spec.ui.stylesheet) == \
@@ -239,7 +246,7 @@ def test_new_rejects_wrong_player_counts_and_options():
     with pytest.raises(IllegalAction):
         war.new({"mode": "classic"}, NAMES + ["Gus"], 1)
     with pytest.raises(IllegalAction):
-        war.new({"mode": "power"}, NAMES[:2], 1)
+        war.new({"mode": "chaos"}, NAMES[:2], 1)
 
 
 # --------------------------------------------------------------------------

@@ -16,9 +16,20 @@ GAME = GameSpec(
     seating=Seating(sizes=(2, 3, 4, 5, 6), default=4, minimum=2, solo_computers=1,
                     solo_label="Solo: each student against a computer"),
     options=tuple(OPTIONS),
-    presets={"classic": {"mode": "classic"}},
+    # The create form's buttons (Quick Match: every option on one form, a preset
+    # per named mode).
+    presets={
+        "classic": {"mode": "classic", "length": "full_elimination"},
+        "power_war": {"mode": "power", "length": "first_to_40_cards", "energy_start": 3,
+                      "energy_per_battle": 1, "energy_max": 10},
+        "wager_battle": {"mode": "wager", "length": "full_elimination", "bankroll": 100,
+                         "raise_amount": 10},
+        "power_and_wager": {"mode": "power_wager", "length": "10_minutes"},
+        "tournament": {"mode": "tournament"},
+        "survival": {"mode": "survival"},
+    },
     order_free=frozenset({"reveal", "autoplay"}),
-    bot_levels=("standard",),
+    bot_levels=("easy", "standard", "hard"),
     data_versions={"rulings.json": RULINGS_VERSION},
     rulings=tuple(RULINGS),
     figures=figures,

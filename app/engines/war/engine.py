@@ -30,7 +30,7 @@ from .rulings import rule
 
 KEY = "war"
 TITLE = "War"
-VERSION = "war-classic-3"
+VERSION = "war-4"
 MIN_SEATS = 2
 MAX_SEATS = 6
 BLURB = "The classic card battle: everyone flips a card, the highest takes them all, and ties mean war."
@@ -49,9 +49,29 @@ LENGTHS = {
     "first_to_50_points": ("points", 50),
     "first_to_100_points": ("points", 100),
 }
+MODES = ("classic", "power", "wager", "power_wager", "tournament", "survival")
+LEVELS = ("easy", "standard", "hard")
 OPTIONS = [
-    Option("mode", "Mode", "classic", ("classic",),
-           help="Classic plays the pure rules: reveal, highest card wins, ties go to war."),
+    Option("mode", "Mode", "classic", MODES,
+           help="Classic plays the pure rules: reveal, highest card wins, ties go to war. "
+                "Power War adds a loadout of powers paid for with energy. Wager Battle adds "
+                "fictional chips: everyone antes each battle and bets in wars. Power and wager "
+                "combines both. Tournament and Survival are solo runs against computer tables."),
+    Option("computer_level", "Computer players", "standard", LEVELS,
+           help="How computer players use powers and chips. Easy plays timidly, standard "
+                "sensibly, hard makes the most of every power and bet. Computers never see "
+                "hidden cards at any level."),
+    Option("energy_start", "Starting energy (Power War)", 3, (0, 1, 2, 3, 4, 5, 6),
+           help="Energy each player starts with; powers cost energy to activate."),
+    Option("energy_per_battle", "Energy gained each battle (Power War)", 1, (0, 1, 2, 3),
+           help="Energy every player regains at the start of each battle."),
+    Option("energy_max", "Most energy a player can hold (Power War)", 10, (5, 8, 10, 12, 15),
+           help="Energy above this is lost."),
+    Option("bankroll", "Starting chips (Wager Battle)", 100, (50, 100, 150, 200, 300),
+           help="Fictional chips each player starts with. Everyone antes 10 chips each battle."),
+    Option("raise_amount", "Raise (Wager Battle)", 10, (5, 10, 20, 30),
+           help="How many chips a raise in a war adds; Double Stakes doubles it. A raise is "
+                "capped so that every player still in the war can call."),
     Option("length", "Match length", "full_elimination", tuple(LENGTHS),
            help="Full elimination plays until one player holds every card. First to 30, 40 or 45 cards: "
                 "the first player holding that many cards after a battle wins. 3, 5 or 10 minutes: "
@@ -729,6 +749,10 @@ def upgrade(state: dict) -> dict:
     if s.get("version") == "war-classic-2":
         s["options"]["length"] = "full_elimination"
         s["points"] = [0] * len(s["names"])
+        s["version"] = "war-classic-3"
+    if s.get("version") == "war-classic-3":
+        # war-4 added the modes' options; a Classic game takes their defaults.
+        s["options"] = resolve_options(OPTIONS, s["options"])
         s["version"] = VERSION
         return s
     raise ValueError(f"cannot continue a War game saved by {state.get('version')!r}")
