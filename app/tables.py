@@ -638,7 +638,7 @@ class TableService:
 
     @staticmethod
     def _deadlines(timers: dict | None) -> dict:
-        """The game's own deadlines (its "system" timers, e.g. a timed War match's
+        """The game's own deadlines (its "system" timers, e.g. a timed match's
         clock) for the views, by timer key: {"due": epoch seconds} while running,
         {"left": seconds} while the table is paused."""
         out = {}

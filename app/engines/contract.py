@@ -332,7 +332,7 @@ class GameSpec:
     key_moments: frozenset = frozenset({"start", "end", "game_over", "kick", "pause"})
     discussion: tuple = ()             # debrief discussion prompts
     # options(options, computer_seats) -> options: what a game changes when the platform
-    # has seated computers before the start (the Wizard duel pauses for its human).
+    # has seated computers before the start (a duel may pause before each computer move, say).
     computer_options: Callable | None = None
     start_label: str = "Start the game"
     ui: UI = UI()

@@ -135,8 +135,7 @@ export function resultText(payload) {
 
 // Every game's end, on the phone and the board: the winner celebrated and the
 // full ranking, and nothing that invites more play. A game's module may say
-// what its score counts (`scoreText(score, payload)`); War counts cards, or
-// points in a points match.
+// what its score counts (`scoreText(score, payload)`): cards, points, willpower.
 export function endScreen(payload, scoreText = String) {
   const r = payload.result;
   return h("section", { class: "card result end-screen", "aria-label": "Result" },
