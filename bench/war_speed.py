@@ -24,8 +24,12 @@ seeded computer-vs-computer War games last under every match length. Run:
    so `time_up` fires after minutes*60 / AUTO_DELAY[S] rounds (server time ignored).
    The default speed is 1, the one the A key turns auto-play on at.
 
-Only Classic exists today: Power War, Wager Battle, Tournament, Survival and
-Quick Match (issue 11) have no engine yet, and the script says so.
+4. Every mode (Classic, Power War, Wager Battle, both together, Tournament and
+   Survival), computer against computer at each computer level: every seat is
+   played by War's own `bot` on its own view, as the table service plays a computer
+   seat (`view` counted here, since a bot needs it). Battles per second (a battle:
+   a log entry of a pot taken or carried over) and the game-length distribution,
+   plus any game that stalled (no seat had a move: a bug, expected 0).
 """
 from __future__ import annotations
 
@@ -36,14 +40,15 @@ from collections import Counter, deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.engines.contract import strip_label  # noqa: E402
+from app.engines.contract import Rng, strip_label  # noqa: E402
 from app.engines.war import cards, engine as war  # noqa: E402
 
 NAMES = ["P0", "P1"]
 AIM = 5.0                                  # the issue's target: engine within 5x of the minimal loop
 CLOCK_SPEEDS = "1"                         # auto-play speeds simulated for the timed matches
 MINIMAL_REPEATS = 5
-MISSING_MODES = ("Power War", "Wager Battle", "Tournament", "Survival", "Quick Match")
+MODE_SEATS = {"tournament": 1, "survival": 1}   # solo runs: one player, the opponents inside the run
+MODE_GAMES = 200                           # seeded games per mode and level in part 4 (fewer when fewer are asked)
 
 
 # --------------------------------------------------------------------------
@@ -73,6 +78,32 @@ def play_engine(seed: int, length: str = "full_elimination", clock_rounds: int |
     res = war.result(state)
     return {"battles": state["battle"], "reason": res["reason"], "winners": res["winners"],
             "shuffled": shuffled, "sudden": sudden, "seconds": elapsed}
+
+
+def play_mode(mode: str, level: str, seed: int, max_moves: int = 200_000) -> dict:
+    """One seeded game of `mode` with every seat a computer at `level` (see part 4)."""
+    seats = [f"P{i}" for i in range(MODE_SEATS.get(mode, 2))]
+    state = war.new({"mode": mode, "computer_level": level}, seats, seed)
+    rngs = [Rng.from_seed(f"{seed}:{seat}") for seat in range(len(seats))]
+    battles, moves, stalled = 0, 0, False
+    started = time.perf_counter()
+    while war.result(state) is None and moves < max_moves:
+        moved = False
+        for seat in range(len(seats)):
+            offered = war.actions(state, seat)
+            if not offered:
+                continue
+            choice = war.bot(war.view(state, seat), offered, rngs[seat])
+            if choice is None:
+                continue
+            state, entries = war.apply(state, seat, strip_label(choice))
+            battles += sum(e["t"] in ("win", "carry") for e in entries)
+            moves += 1
+            moved = True
+        if not moved:
+            stalled = True
+            break
+    return {"battles": battles, "seconds": time.perf_counter() - started, "stalled": stalled}
 
 
 # --------------------------------------------------------------------------
@@ -144,7 +175,6 @@ def main() -> None:
     speeds = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else CLOCK_SPEEDS).split(",")]
     seeds = range(games)
     print(f"War benchmark: {games} seeded 2-player games per line (seeds 0..{games - 1}), engine {war.VERSION}")
-    print(f"Modes: Classic only. Not measured, no engine yet: {', '.join(MISSING_MODES)}.")
 
     # 1. The engine.
     played = [play_engine(seed) for seed in seeds]
@@ -208,6 +238,22 @@ def main() -> None:
     print(f"  timed matches: every seat on auto-play at speed S, one reveal round (battle or war stage) every "
           f"AUTO_DELAY[S] ({', '.join(f'{s}: {d} s' for s, d in war.AUTO_DELAY.items())}); "
           f"time_up fires after minutes*60/AUTO_DELAY[S] rounds")
+
+    # 4. Every mode, computers only.
+    print()
+    count = min(games, MODE_GAMES)
+    print(f"Every mode, computer against computer ({count} seeded games per line, full elimination "
+          f"unless the mode sets its own tables)")
+    for mode in war.MODES:
+        for level in war.LEVELS:
+            runs = [play_mode(mode, level, seed) for seed in range(count)]
+            battles = sum(r["battles"] for r in runs)
+            seconds = sum(r["seconds"] for r in runs)
+            lengths = sorted(r["battles"] for r in runs)
+            p90 = statistics.quantiles(lengths, n=10)[-1] if len(lengths) > 1 else lengths[0]
+            stalled = sum(r["stalled"] for r in runs)
+            print(f"  {mode:<12} {level:<9} {battles / seconds:>9,.0f} battles/s  median {statistics.median(lengths):>6.0f}"
+                  f"  p90 {p90:>6.0f}  max {lengths[-1]:>5}  stalled {stalled}")
 
 
 if __name__ == "__main__":
