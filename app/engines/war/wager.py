@@ -520,15 +520,17 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     mine = decks[seat]
     depth = min(decks[p] for p in rivals)
     pot_cards = pub["pot_count"]
-    share = 1 / len(bet["in"])
-    if depth < 4 <= mine:
-        share = min(1.0, share * 1.6)            # a rival cannot survive another tie
-    elif mine < 4 <= depth:
+    even = share = 1 / len(bet["in"])
+    # Each player still in puts up 4 more cards now; whoever is left with
+    # fewer than 4 cannot survive another tie.
+    if depth - 4 < 4 <= mine - 4:
+        share = min(1.0, share * 1.6)
+    elif mine - 4 < 4 <= depth - 4:
         share *= 0.6
     value = w["pot"] + owed * len(rivals) + pot_cards * 2
     if owed:
         return calm if share * value >= owed or owed * 5 <= chips else fold
-    strong = share >= 0.5 or pot_cards >= 10 or (mine >= 1.5 * depth and mine >= 8)
+    strong = share > even or pot_cards >= 10 or (mine >= 1.5 * depth and mine >= 8)
     if raises and strong and chips >= 3 * w["raise_amount"]:
         doubled = [a for a in raises if a["double"]]
         if doubled and (pot_cards >= 12 or w["doubled"][seat]):
