@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -10,7 +11,8 @@ from app.engines import war
 from app.engines.war import engine as E
 from app.engines.war import wager as W
 
-from .properties import strings_in
+from .properties import check_bot_privacy, play_random_game, strings_in
+from .test_war_properties import cards_conserved, scramble, secret_ids
 from .test_war_rules import CATALOGUE, NAMES, containers, plain, ranks, refused, rig, ruling_ids, texts
 
 CHECK, CALL, FOLD = {"type": "check"}, {"type": "call"}, {"type": "fold"}
@@ -533,3 +535,114 @@ def test_bets_outside_a_war_are_refused():
         "There is nothing to bet on now: players bet only in a war, before its cards go down."
     refused("forbidden", state, "board", CHECK)
     refused("forbidden", state, "facilitator", FOLD)
+
+
+# --------------------------------------------------------------------------
+# Properties over hundreds of seeded wager games
+
+def chips_and_cards_conserved(state: dict) -> None:
+    cards_conserved(state)
+    w = state["wager"]
+    assert min(w["chips"]) >= 0 and w["pot"] >= 0, "a bankroll or the chip pot went below zero"
+    assert sum(w["chips"]) + w["pot"] == state["options"]["bankroll"] * len(state["names"]), "chips not conserved"
+    assert all(p >= 0 for p in w["paid"]) and sum(w["paid"]) <= w["pot"]
+    bet = w["bet"]
+    if bet is not None:
+        assert state["status"] == "playing" and E._waiting(state) == []
+        assert bet["queue"] and set(bet["queue"]) <= set(bet["in"]) <= set(bet["order"])
+        assert len(bet["in"]) >= 2 and not set(bet["in"]) & set(w["folded"])
+
+
+def play_wager(seed: int, n: int, mode: str = "wager", **kwargs):
+    options = {"mode": mode, "bankroll": (50, 100, 150, 200, 300)[seed % 5],
+               "raise_amount": (5, 10, 20, 30)[seed % 4], "computer_level": ("easy", "standard", "hard")[seed % 3]}
+    return play_random_game(war, seats=NAMES[:n], seed=seed, options=options, secret_ids=secret_ids,
+                            invariant=chips_and_cards_conserved, scramble=scramble, **kwargs)
+
+
+def check_wager_result(state: dict, n: int) -> dict:
+    res = war.result(state)
+    assert state["status"] == "ended" and res is not None
+    assert sorted(res["ranking"]) == list(range(n)) and res["winners"] == res["ranking"][:len(res["winners"])]
+    assert res["scores"] == state["wager"]["chips"]
+    assert state["wager"]["bet"] is None
+    return res
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_short_wager_games_with_every_move_fully_checked(n):
+    reasons = Counter()
+    for seed in range(12):
+        played = play_wager(2000 * n + seed, n, full_every=1, max_steps=1_500)
+        reasons[check_wager_result(played.state, n)["reason"]] += 1
+    assert reasons["ended_by_facilitator"] > 0
+
+
+FULL_CASES = [pytest.param(n, seed, mode, marks=[pytest.mark.slow] if seed >= 3 else [])
+              for n in range(2, 7) for seed in range(30) for mode in ("wager", "power_wager")
+              if mode == "wager" or seed < 6]
+
+
+@pytest.mark.parametrize("n, seed, mode", FULL_CASES)
+def test_full_wager_games_conserve_chips_and_end(n, seed, mode):
+    played = play_wager(seed * 11 + n, n, mode, exclude=("finish", "autoplay"), full_every=53,
+                        max_steps=5_020 * n * 12)
+    check_wager_result(played.state, n)
+    assert {e["t"] for e in played.log} <= set(E.LOG_KINDS)
+    assert {e["id"] for e in played.log if e["t"] == "ruling"} <= CATALOGUE
+
+
+def test_random_wager_games_reach_every_betting_situation():
+    seen = Counter()
+    for seed in range(24):
+        n = 2 + seed % 5
+        played = play_wager(seed, n, exclude=("finish", "autoplay"), full_every=400, max_steps=5_020 * n * 12)
+        seen.update(e.get("move") for e in played.log if e["t"] == "bet")
+        seen.update(e["id"] for e in played.log if e["t"] == "ruling")
+        seen.update(e["t"] for e in played.log)
+    for what in ("check", "call", "raise", "fold", "done", "war.wager_bankrupt", "war.wager_fold",
+                 "war.wager_all_fold", "war.wager_double_stakes", "war.wager_raise_cap", "war.wager_turn_order",
+                 "war.wager_result", "ante", "chips"):
+        assert seen[what] > 0, what
+
+
+def test_computer_players_alone_finish_wager_games():
+    """Bots at every level, playing every seat, get through the betting to the end."""
+    for seed in range(12):
+        n = 2 + seed % 4
+        level = ("easy", "standard", "hard")[seed % 3]
+        state = war.new({"mode": "wager", "computer_level": level}, NAMES[:n], seed)
+        rng = random.Random(seed)
+        for _ in range(40_000):
+            if war.result(state) is not None:
+                break
+            seat = next(p for p in range(n) if war.bot(war.view(state, p), war.actions(state, p), rng))
+            choice = war.bot(war.view(state, seat), war.actions(state, seat), rng)
+            state, _ = war.apply(state, seat, {k: v for k, v in choice.items() if k != "label"})
+            chips_and_cards_conserved(state)
+        assert war.result(state) is not None
+
+
+def betting_states(n: int, seed: int, count: int) -> list[dict]:
+    """Up to `count` states of one random wager game in which a war stage's betting is under way."""
+    rng = random.Random(seed)
+    state = war.new({"mode": "wager", "computer_level": ("easy", "standard", "hard")[seed % 3]}, NAMES[:n], seed)
+    found = []
+    while war.result(state) is None and len(found) < count:
+        if W.betting(state):
+            found.append(state)
+        moves = [(p, a) for p in range(n) for a in war.actions(state, p) if a["type"] != "autoplay"]
+        actor, action = rng.choice(moves)
+        state, _ = war.apply(state, actor, {k: v for k, v in action.items() if k != "label"})
+    return found
+
+
+def test_wager_bots_see_only_their_own_seat():
+    checked = Counter()
+    for n in (2, 3, 4, 6):
+        for seed in range(5):
+            for state in betting_states(n, 700 + 10 * n + seed, 6):
+                for seat in range(n):
+                    check_bot_privacy(war, state, seat, scramble, tries=2, seeds=range(3))
+                    checked[bool(betting_moves(state, seat))] += 1
+    assert checked[True] > 50 and checked[False] > 50
