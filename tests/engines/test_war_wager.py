@@ -190,7 +190,7 @@ def test_tied_players_bet_before_committing_their_war_cards():
     assert ruling_ids(log)[-1] == "war.wager_turn_order"
     assert len(state["pot"]) == 2                  # nothing committed for the war yet
     assert labels(state, 0) == {json.dumps(CHECK): "Check", json.dumps(RAISE, sort_keys=True): "Raise to 10 chips",
-                                json.dumps(DOUBLE, sort_keys=True): "Raise to 20 chips (Double Stakes, once per match)",
+                                json.dumps(DOUBLE, sort_keys=True): "Raise to 20 chips (Double Stakes)",
                                 json.dumps(FOLD): "Fold",
                                 **{json.dumps(a, sort_keys=True): lbl for a, lbl in zip(AUTO, (
                                     "Turn auto-play on (speed 1)", "Turn auto-play on (speed 2)",
@@ -280,7 +280,7 @@ def test_one_raise_per_war_stage_and_a_new_one_in_the_next_stage():
 def test_double_stakes_doubles_the_raise_once_per_match():
     decks = ("9 2 2 2 K 9 2 2 2 K", "9 3 3 3 Q 9 3 3 3 Q")
     state, _ = act(wrig(*decks, raise_amount=20), 0, 1)
-    assert labels(state, 0)[json.dumps(DOUBLE, sort_keys=True)] == "Raise to 40 chips (Double Stakes, once per match)"
+    assert labels(state, 0)[json.dumps(DOUBLE, sort_keys=True)] == "Raise to 40 chips (Double Stakes)"
     state, log = act(state, (0, DOUBLE))
     assert "Ana raises to 40 chips with Double Stakes." in texts(log)
     entry = rule_entry(log, "war.wager_double_stakes")
@@ -301,7 +301,7 @@ def test_the_cap_lets_a_player_with_fewer_chips_call():
     state, _ = act(wrig(*TIE), 0, 1)
     state["wager"]["chips"] = [165, 15]                                # Ben is short
     assert labels(state, 0)[json.dumps(RAISE, sort_keys=True)] == "Raise to 10 chips"
-    assert labels(state, 0)[json.dumps(DOUBLE, sort_keys=True)] == "Raise to 15 chips (Double Stakes, once per match)"
+    assert labels(state, 0)[json.dumps(DOUBLE, sort_keys=True)] == "Raise to 15 chips (Double Stakes)"
     state, log = act(state, (0, DOUBLE))
     cap = rule_entry(log, "war.wager_raise_cap")
     assert (cap["wanted"], cap["amount"], cap["chips"]) == (20, 15, [165, 15])

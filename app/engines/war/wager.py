@@ -288,7 +288,7 @@ def actions(s: dict, seat: int) -> list[dict]:
     for double, amount in _raises(s, seat):
         text = f"Raise to {_chips(amount)}"
         if double:
-            text += " (Double Stakes)" if s["wager"]["doubled"][seat] else " (Double Stakes, once per match)"
+            text += " (Double Stakes)"
         listed.append(label({"type": "raise", "double": double}, text))
     listed.append(label({"type": "fold"}, "Fold"))
     return listed
