@@ -646,3 +646,13 @@ def test_wager_bots_see_only_their_own_seat():
                     check_bot_privacy(war, state, seat, scramble, tries=2, seeds=range(3))
                     checked[bool(betting_moves(state, seat))] += 1
     assert checked[True] > 50 and checked[False] > 50
+
+
+def test_class_overview_figures_show_chips_and_who_bets():
+    from .test_war_rules import overview
+    state, _ = act(wrig(*TIE), 0, 1)
+    fig = overview(state)
+    assert fig["turn"] == {"seats": [0], "names": ["Ana"], "text": "Waiting for Ana to bet"}
+    assert [s["label"] for s in fig["scores"]] == ["5 cards · 90 chips", "5 cards · 90 chips"]
+    state, _ = act(state, (0, CHECK), (1, CHECK))
+    assert overview(state)["turn"]["text"] == "Waiting for Ana and Ben to reveal"
