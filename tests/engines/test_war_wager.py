@@ -119,7 +119,11 @@ def test_everyone_antes_at_the_start_of_each_battle_and_the_winner_takes_the_chi
     assert "Everyone antes 10 chips: the chip pot holds 20 chips." in texts(log)
     assert chips(state) == [100, 80] and state["wager"]["pot"] == 20 and state["battle"] == 2
     assert [e["t"] for e in log].index("chips") < [e["t"] for e in log].index("ante")
-    assert total(state) == 200
+    assert rule_entry(log, "war.wager_ante") == {**rule_entry(log, "war.wager_ante"), "battle": 2, "bankroll": 100,
+                                                 "ante": 10}
+    state, log = act(state, 0, 1)
+    assert "war.wager_ante" not in ruling_ids(log)                       # flagged once per game
+    assert total(state) == 200 and chips(state) == [90, 90]
 
 
 def test_a_player_who_cannot_ante_is_bankrupt_and_their_cards_and_chips_go_to_the_winner():

@@ -120,6 +120,9 @@ def start_battle(s: dict) -> list[dict]:
     entries = [log("ante", f"{'Everyone' if len(can) == len(active) else _names(s, can)} "
                            f"antes {_chips(ANTE)}: the chip pot holds {_chips(w['pot'])}.",
                    battle=battle, seats=can, amount=ANTE, pot=w["pot"])]
+    if battle > 1 and "war.wager_ante" not in s["noted"]:   # (the first battle's log is the deal)
+        s["noted"].append("war.wager_ante")
+        entries.insert(0, rule("war.wager_ante", battle=battle, bankroll=s["options"]["bankroll"], ante=ANTE))
     broke = [p for p in active if p not in can]
     if not broke:
         return entries
