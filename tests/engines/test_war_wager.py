@@ -34,8 +34,9 @@ def act(state: dict, *moves) -> tuple[dict, list[dict]]:
     for move in moves:
         actor, action = (move, REVEAL) if isinstance(move, int) else move
         before = json.dumps(state, sort_keys=True)
-        state, new = war.apply(state, actor, action)
-        assert json.dumps(state, sort_keys=True) != before or True
+        after, new = war.apply(state, actor, action)
+        assert json.dumps(state, sort_keys=True) == before, "apply mutated its input"
+        state = after
         entries += new
     return state, entries
 
