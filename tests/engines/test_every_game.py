@@ -50,3 +50,21 @@ def test_random_games_keep_the_contract_and_bots_see_only_their_seat(key, seed):
         played = play_random_game(engine, seats=NAMES[:n], seed=1000 * seed + n, options=options,
                                   secret_ids=secret_ids, scramble=scramble, full_every=7, max_steps=5_000)
         assert engine.result(played.state) is not None and played.steps > 0
+
+
+# A game's modes, checked like games of their own: (key, options).
+MODES = [
+    ("war", {"mode": "wager"}),
+]
+
+
+@pytest.mark.parametrize("key, options", MODES)
+@pytest.mark.parametrize("seed", range(3))
+def test_every_mode_keeps_the_contract_and_bots_see_only_their_seat(key, options, seed):
+    engine = engines.get(key)
+    secret_ids, scramble, _ = HIDDEN[key]
+    spec = engine.GAME
+    for n in range(spec.min_seats, spec.max_seats + 1):
+        played = play_random_game(engine, seats=NAMES[:n], seed=1000 * seed + n, options=options,
+                                  secret_ids=secret_ids, scramble=scramble, full_every=7, max_steps=5_000)
+        assert engine.result(played.state) is not None and played.steps > 0

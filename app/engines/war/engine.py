@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 
 from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
-from . import cards
+from . import cards, wager
 from .rulings import rule
 
 KEY = "war"
@@ -81,7 +81,7 @@ OPTIONS = [
 
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
-             "sudden_death", "time_up", "target", "end", "game_over")
+             "sudden_death", "time_up", "target", "end", "game_over") + wager.LOG_KINDS
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -135,6 +135,8 @@ def _copy_state(s: dict) -> dict:
     out["out"] = [None if o is None else dict(o) for o in s["out"]]
     out["cycle"] = dict(s["cycle"])
     out["sudden"] = None if s["sudden"] is None else dict(s["sudden"])
+    if "wager" in s:
+        out["wager"] = wager.copy(s["wager"])
     return out
 
 
@@ -168,6 +170,8 @@ def _active(s: dict) -> list[int]:
 
 
 def _waiting(s: dict) -> list[int]:
+    if "wager" in s and s["wager"]["bet"] is not None:
+        return []   # a war stage's bets come before its cards
     return [p for p in s["participants"] if p not in s["taps"]]
 
 
@@ -258,6 +262,8 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
         "last": None,               # summary of the last resolution
         "result": None,
     }
+    if s["options"]["mode"] in wager.MODES:
+        wager.setup(s)
     _start_battle(s)  # the first position is recorded; it cannot be a repeat
     return s
 
@@ -277,6 +283,8 @@ def actions(state: dict, viewer) -> list[dict]:
         text = "Reveal your card" if state["stage"] == 0 else \
             "Reveal your card (three go face down first)"
         listed.append(label({"type": "reveal"}, text))
+    if "wager" in state:
+        listed += wager.actions(state, viewer)
     current = state["autoplay"][viewer]
     for sp in SPEEDS:
         if sp == current:
@@ -293,7 +301,7 @@ def _check_payload(action) -> str:
     if not isinstance(action, dict) or "type" not in action:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
-    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}}
+    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}, **wager.FIELDS}
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
@@ -322,6 +330,10 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     s = _copy_state(state)
     if kind == "autoplay":
         return s, _set_autoplay(s, seat, action["speed"])
+    if kind in wager.FIELDS:
+        return s, wager.act(s, seat, action)
+    if "wager" in s:
+        wager.before_reveal(s, seat)
     return s, _reveal(s, seat)
 
 
@@ -420,7 +432,7 @@ def _start_war(s: dict, tied: list[int], high: int) -> list[dict]:
         s["participants"], s["taps"] = survivors, []
         entries.append(log("war", f"War! {_names(s, survivors)} each put three cards face down and one face up.",
                            battle=battle, stage=stage, seats=survivors))
-        return entries
+        return entries + (wager.open_betting(s, survivors) if "wager" in s else [])
     if len(survivors) == 1:
         winner = survivors[0]
         entries.append(rule("war.sole_survivor_takes_pot", battle=battle, stage=stage,
@@ -437,6 +449,7 @@ def _start_war(s: dict, tied: list[int], high: int) -> list[dict]:
                        battle=battle, count=len(s["pot"])))
     s["carried"] = len(s["pot"])
     s["last"] = _summary(s, None)
+    entries += wager.carry(s) if "wager" in s else []
     return entries + _finish_battle(s)
 
 
@@ -454,6 +467,7 @@ def _take_pot(s: dict, winner: int) -> list[dict]:
     s["last"] = _summary(s, winner)
     entries.append(log("win", f"{_name(s, winner)} wins {len(pot)} cards.",
                        battle=s["battle"], seat=winner, count=len(pot), cards=shown))
+    entries += wager.take_chips(s, winner) if "wager" in s else []
     s["pot"], s["carried"] = [], 0
     return entries
 
@@ -541,11 +555,12 @@ def _time_up(state: dict, action) -> tuple[dict, list[dict]]:
     for p in active:
         s["decks"][p] = back[p] + s["decks"][p]
     s["pot"] = kept
+    chips = wager.time_up(s, active) if "wager" in s else []
     minutes = _length(s)[1]
     entries = [log("time_up", f"Time is up after {minutes} minutes.", battle=s["battle"], minutes=minutes),
                rule("war.time_up", battle=s["battle"], minutes=minutes, seats=active,
                     returned=[len(back[p]) for p in active], cards=[len(s["decks"][p]) for p in active])]
-    return s, entries + _end_game(s, "time_up")
+    return s, entries + chips + _end_game(s, "time_up")
 
 
 def _start_battle(s: dict) -> list[dict]:
@@ -554,7 +569,8 @@ def _start_battle(s: dict) -> list[dict]:
     s["taps"] = []
     s["showing"] = [None] * len(s["names"])
     s["spent"] = [[0, 0] for _ in s["names"]]
-    return _watch_for_repeats(s)
+    antes = wager.start_battle(s) if "wager" in s else []   # may knock out (bankrupt) or end the game
+    return antes + _watch_for_repeats(s)
 
 
 def _mark_out(s: dict, seats: list[int]) -> None:
@@ -721,7 +737,8 @@ def _end_game(s: dict, reason: str) -> list[dict]:
     s["status"] = "ended"
     s["participants"], s["taps"] = [], []
     res = s["result"] = _compute_result(s, reason)
-    return [log("game_over", _win_text(s, res["winners"]), battle=s["battle"], reason=reason,
+    chips = wager.end(s, res) if "wager" in s else []   # scores: chips
+    return chips + [log("game_over", _win_text(s, res["winners"]), battle=s["battle"], reason=reason,
                 winners=res["winners"], ranking=res["ranking"])]
 
 
@@ -787,6 +804,8 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = "Game over."
         return prompt([], text)
+    if "wager" in s and s["wager"]["bet"] is not None:
+        return wager.prompt_for(s, viewer)
     waiting = _waiting(s)
     war = s["stage"] > 0
     if _is_seat(s, viewer) and _is_out(s, viewer):
@@ -848,6 +867,8 @@ def view(state: dict, viewer) -> dict:
                           "first_battle": s["sudden"]["first_battle"]}),
         "result": _copy(s["result"]),
     }
+    if "wager" in s:
+        wager.public(s, public)
     if not _is_seat(s, viewer):
         return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
@@ -867,6 +888,8 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
     actions; War leaves it no choice, so `rng` goes unused."""
+    if any(action.get("type") in wager.FIELDS for action in actions):
+        return wager.bot(view, actions, rng)
     for action in actions:
         if action.get("type") == "reveal":
             return action
@@ -900,4 +923,5 @@ def timers(state: dict) -> list[dict]:
     return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
              "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
-            for p in _waiting(state) if state["autoplay"][p]]
+            for p in _waiting(state) if state["autoplay"][p]] + \
+        (wager.timers(state, AUTO_DELAY) if "wager" in state else [])

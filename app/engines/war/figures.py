@@ -11,8 +11,9 @@ from .engine import join_names
 def figures(table: dict) -> dict:
     """progress = the leader's cards of the deck (of the target in a match to
     so many cards; the leader's points of the target in a points match) and the
-    battle; turn = who still has to reveal; scores = cards held (points in a
-    points match); alerts = sudden death."""
+    battle; turn = who still has to reveal (or bet, in Wager Battle); scores =
+    cards held (points in a points match), with chips in Wager Battle; alerts =
+    sudden death."""
     public = table["public"]
     players = public["players"]
     length = public.get("length") or {"kind": "elimination"}
@@ -33,14 +34,18 @@ def figures(table: dict) -> dict:
     turn = None
     if public["status"] == "playing":
         waiting = [players[s]["name"] for s in public["waiting_for"]]
+        verb = "bet" if (public.get("wager") or {}).get("betting") else "reveal"
         turn = {"seats": list(public["waiting_for"]), "names": waiting,
-                "text": f"Waiting for {join_names(waiting)} to reveal" if waiting else "Resolving the battle"}
+                "text": f"Waiting for {join_names(waiting)} to {verb}" if waiting else "Resolving the battle"}
     if length["kind"] == "points":
         scores = [{"seat": p["seat"], "score": p["points"], "label": f"{p['points']} points",
                    "out": p["eliminated"]} for p in players]
     else:
         scores = [{"seat": p["seat"], "score": p["cards"], "label": f"{p['cards']} cards",
                    "out": p["eliminated"]} for p in players]
+    if public.get("wager"):   # Wager Battle: every player's chips next to the score
+        for score in scores:
+            score["label"] += f" · {public['wager']['chips'][score['seat']]} chips"
     alerts = []
     if public.get("sudden_death"):
         alerts.append({"kind": "sudden_death", "level": "info",

@@ -9,6 +9,7 @@
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import * as wager from "/static/games/war/wager.js";
 
 const RED = new Set(["♥", "♦"]);
 
@@ -85,6 +86,7 @@ function seats(pub, you) {
           atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")
           + (pub.length && pub.length.kind === "points" ? ` · ${plural(p.points, "point")}` : "")),
+        wager.seatStat(pub, p.seat),
         h("div", { class: "seat-card" },
           shown ? card(shown, fresh(key).trim()) : h("p", { class: "muted" }, waiting ? "To reveal…" : p.eliminated ? "" : "—")),
         p.autoplay ? h("span", { class: "badge" }, `auto ${p.autoplay}×`) : null);
@@ -155,7 +157,7 @@ function controls(payload, ctx) {
     ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · ? lists every key") : null;
   const error = h("p", { class: "error act-error", role: "alert" }, refusedText());
   // The deck last: at the bottom of the phone, under the thumb (app.css .thumb-zone).
-  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, autoRow, deck, keys);
+  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, wager.controls(payload, ctx, send), autoRow, deck, keys);
 }
 
 function logSection(entries, limit) {
@@ -184,13 +186,13 @@ export function render(root, payload, ctx) {
   if (player) {
     // The phone: the outcome of the last move first, the table below it and
     // the next action at the bottom of the screen (it stays there as the table scrolls).
-    body = [head, last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
+    body = [head, wager.panel(payload, ctx), last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
   } else if (board) {
     body = [head, h("div", { class: "war-table" },
         seats(pub, you),
-      h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
+      h("div", { class: "war-side" }, wager.panel(payload, ctx), last(pub, you), pot(pub), logSection(entries, 4)))];
   } else {
-    body = [head, seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
+    body = [head, wager.panel(payload, ctx), seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
       payload.players && shared.playerList ? shared.playerList(payload.players) : null];
   }
   preserveFocus(root, () => replace(root, h("div", { class: `war-game game-view war-${ctx.role} stage-${stage}` }, body)));
@@ -199,18 +201,20 @@ export function render(root, payload, ctx) {
 
 // The end screen's scores (table.js endScreen) count cards, or points in a points match.
 export const scoreText = (n, payload) => {
+  if (wager.active(payload)) return wager.scoreText(n);
   const length = payload && payload.view && payload.view.public && payload.view.public.length;
   return plural(n, length && length.kind === "points" ? "point" : "card");
 };
 
 // What onKey answers to, for the page's help overlay (`?`).
-export function keys() {
+export function keys(payload) {
   return [["Space or Enter", "Reveal your next card"], ["A", "Turn auto-play on or off"],
-    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]];
+    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]].concat(wager.keys(payload));
 }
 
 export function onKey(event, payload, ctx) {
   const mine = payload.view.private || {};
+  if (wager.onKey(event, payload, ctx)) return true;
   if ((event.key === " " || event.key === "Enter") && !event.altKey) {
     if (event.target.closest("button")) return false; // a focused button handles its own key
     const reveal = listed(payload, "reveal");
