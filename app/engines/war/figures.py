@@ -8,12 +8,52 @@ from __future__ import annotations
 from .engine import join_names
 
 
+def run_figures(table: dict) -> dict:
+    """A solo run (Tournament, Survival): progress = tables cleared of the ladder,
+    lines = the stage, chips and unlocks, and a class leader-board row
+    ("standings": stage reached, chips, battles won; ranked by tables cleared,
+    then chips, then battles won)."""
+    public = table["public"]
+    run = public["run"]
+    stages = run["stages"]
+    total = len(stages)
+    word = run["stage_word"]
+    current = stages[run["stage"]]
+    complete = bool(run["result"]) and run["result"]["reason"] == "run_complete"
+    if complete:
+        reached = "Champion" if run["kind"] == "tournament" else "Every table cleared"
+    else:
+        lost = current["state"] == "lost"
+        reached = f"{'Out at' if lost else ''}{' ' if lost else ''}{word.capitalize()} {run['stage'] + 1}: {current['name']}"
+    progress = {"value": run["cleared"], "goal": total,
+                "label": f"{run['player']}: {run['cleared']} of {total} {word}s cleared",
+                "detail": f"{run['chips']} chips · {run['battles']} battles won"}
+    turn = None
+    if public["status"] == "playing":
+        if run["phase"] == "match":
+            turn = {"seats": [0], "names": [run["player"]],
+                    "text": f"{run['player']} is playing {current['name']} (battle {public.get('battle', 1)})"}
+        else:
+            turn = {"seats": [0], "names": [run["player"]],
+                    "text": f"{run['player']} is about to enter {current['name']}"}
+    lines = [f"{run['title']}: {reached}", f"{run['chips']} chips · {run['battles']} battles won"]
+    if run["powers"]:
+        lines.append("Powers: " + ", ".join(p.replace("_", " ").title() for p in run["powers"]))
+    standing = {"seat": 0, "rank_key": [run["cleared"], run["chips"], run["battles"]],
+                "columns": [{"label": "Stage reached", "value": reached},
+                            {"label": "Chips", "value": str(run["chips"])},
+                            {"label": "Battles won", "value": str(run["battles"])}]}
+    return {"progress": progress, "turn": turn, "lines": lines, "alerts": [], "standings": [standing]}
+
+
 def figures(table: dict) -> dict:
-    """progress = the leader's cards of the deck (of the target in a match to
+    """A run's figures come from `run_figures`. Otherwise: progress = the leader's cards of the deck (of the target in a match to
     so many cards; the leader's points of the target in a points match) and the
     battle; turn = who still has to reveal; scores = cards held (points in a
     points match); alerts = sudden death."""
     public = table["public"]
+    if "run" in public:
+        return run_figures(table)
     players = public["players"]
     length = public.get("length") or {"kind": "elimination"}
     if length["kind"] == "points":
