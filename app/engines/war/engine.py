@@ -83,7 +83,7 @@ OPTIONS = [
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
              "sudden_death", "time_up", "target", "end", "game_over",
-             "run_enter", "run_won", "run_lost")     # a run's tables (runs.py)
+             "run_enter", "run_won", "run_lost", "match_over")     # a run's tables (runs.py)
 
 FACILITATOR = "facilitator"
 BOARD = "board"

@@ -267,7 +267,7 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
             _fail("illegal", "No table is being played.")
         s = _copy_run(state)
         s["match"], entries = E.apply(state["match"], E.SYSTEM, action)
-        return s, entries + _after_match_move(s)
+        return s, _after_match_move(s, entries)
     if actor != 0:
         E._seat_of(state, actor)   # the board, the facilitator, the clock: each refused in words
         _fail("forbidden", "That player is not at this table.")
@@ -287,7 +287,7 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
         s["match"], entries = E.apply(state["match"], 0, action)
         if action["type"] == "autoplay":
             s["run"]["autoplay"] = action.get("speed", 0)
-        return s, entries + _after_match_move(s)
+        return s, _after_match_move(s, entries)
     kind = action["type"]
     if kind == "stop":
         if set(action) != {"type"}:
@@ -344,7 +344,7 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
     if run["autoplay"]:
         s["match"], more = E.apply(s["match"], 0, {"type": "autoplay", "speed": run["autoplay"]})
         entries += more
-    return entries + _after_match_move(s)
+    return _after_match_move(s, entries)
 
 
 def _bot(view: dict, listed: list[dict], rng: Rng):
@@ -378,11 +378,19 @@ def _play_opponents(s: dict) -> list[dict]:
     return entries
 
 
-def _after_match_move(s: dict) -> list[dict]:
-    entries = _play_opponents(s)
+def _after_match_move(s: dict, entries: list[dict]) -> list[dict]:
+    """After the player's (or the clock's) move in the match: the opponents' moves,
+    and the table's end."""
+    entries = _table_log(entries + _play_opponents(s))
     if s["match"]["status"] == "playing":
         return entries
     return entries + _match_over(s)
+
+
+def _table_log(entries: list[dict]) -> list[dict]:
+    """A match's own `game_over` entry becomes `match_over`: the run goes on."""
+    return [dict(e, t="match_over", text=e["text"].replace(" the game", " the table")) if e["t"] == "game_over"
+            else e for e in entries]
 
 
 def _match_over(s: dict) -> list[dict]:
