@@ -997,6 +997,7 @@ class ClassService:
             if i == 0 or r["key"] != rows[i - 1]["key"]:
                 rank = i + 1
             r["rank"] = rank
+        for r in rows:
             del r["key"]
         return {"columns": columns, "rows": rows}
 

@@ -134,7 +134,7 @@ def test_entering_a_tournament_stage_pays_its_entry():
     s = war.new({"mode": "tournament"}, ["Ana"], 3)
     assert s["run"]["chips"] == 100
     listed = war.actions(s, 0)
-    assert listed[0] == {"type": "enter", "label": "Enter Bronze Table (entry 20 chips)"}
+    assert listed[0] == {"type": "enter", "label": "Enter Stage 1: Bronze Table (entry 20 chips)"}
     assert listed[-1]["type"] == "stop"
     with pytest.raises(IllegalAction, match="Enter the next table first"):
         war.apply(s, 0, REVEAL)
@@ -145,7 +145,7 @@ def test_entering_a_tournament_stage_pays_its_entry():
     assert s2["run"]["chips"] == 80 and s2["run"]["phase"] == "match" and s2["run"]["tries"] == 1
     assert "war.run_entry" in rulings(log) and "war.run_opponent_order" in rulings(log)
     assert [e for e in log if e["t"] == "run_enter"][0]["text"] == \
-        "Ana enters Bronze Table, paying 20 chips: against Rookie Rita."
+        "Ana enters Stage 1: Bronze Table, paying 20 chips: against Rookie Rita."
     match = s2["match"]
     assert match["names"] == ["Ana", "Rookie Rita"] and match["options"]["mode"] == "classic"
     assert match["options"]["length"] == "first_to_30_cards" and match["options"]["computer_level"] == "easy"
@@ -167,7 +167,7 @@ def test_winning_a_stage_pays_the_prize_and_unlocks_powers_and_perks():
     assert run["powers"] == ["boost", "shield", "scout", "recovery", "drain"]
     assert run["perks"] == ["extra_energy"]
     won = [e for e in log if e["t"] == "run_won"][0]
-    assert won["text"] == "Ana wins Bronze Table, takes the 60-chip prize and unlocks Recovery, Drain and Extra energy."
+    assert won["text"] == "Ana wins Stage 1: Bronze Table, takes the 60-chip prize and unlocks Recovery, Drain and Extra energy."
     assert run["summary"]["won"] and run["summary"]["unlocked"] == {"powers": ["recovery", "drain"],
                                                                    "perks": ["extra_energy"]}
     # The perk reaches the next table's options (it matters in Power War stages).
@@ -185,7 +185,7 @@ def test_an_optional_perk_offers_a_longer_match():
         s, _ = play_table(s)
     assert "long_match" in s["run"]["perks"]
     labels = [a["label"] for a in war.actions(s, 0)]
-    assert labels == ["Enter Gold Table (entry 60 chips)", "Enter Gold Table with Longer match (entry 60 chips)",
+    assert labels == ["Enter Stage 3: Gold Table (entry 60 chips)", "Enter Stage 3: Gold Table with Longer match (entry 60 chips)",
                       "Stop the run here and keep your progress"]
     longer, _ = war.apply(s, 0, {"type": "enter", "perk": "long_match"})
     plain, _ = war.apply(s, 0, ENTER)
@@ -200,8 +200,8 @@ def test_a_lost_tournament_stage_may_be_retried_while_the_chips_cover_it():
     s, log = play_table(s)
     assert s["status"] == "playing" and s["run"]["phase"] == "between" and s["run"]["stage"] == 0
     assert s["run"]["chips"] == 80 and s["run"]["tries"] == 1 and s["run"]["cleared"] == 0
-    assert [e["text"] for e in log if e["t"] == "run_lost"] == ["Ana loses Bronze Table."]
-    assert war.actions(s, 0)[0]["label"] == "Retry Bronze Table (entry 20 chips)"
+    assert [e["text"] for e in log if e["t"] == "run_lost"] == ["Ana loses Stage 1: Bronze Table."]
+    assert war.actions(s, 0)[0]["label"] == "Retry Stage 1: Bronze Table (entry 20 chips)"
     s, log = war.apply(s, 0, ENTER)
     assert "war.run_retry" in rulings(log) and s["run"]["chips"] == 60 and s["run"]["tries"] == 2
 
@@ -219,7 +219,7 @@ def test_a_tournament_run_ends_when_no_retry_can_be_paid():
     assert s["run"]["tries"] == 5 and s["run"]["chips"] == 0      # 100 chips: five entries of 20
     assert war.result(s)["reason"] == "run_lost"
     ended = [e for e in log if e["t"] == "game_over"][0]
-    assert ended["text"] == "Ana cannot pay to retry Bronze Table: the run is over."
+    assert ended["text"] == "Ana cannot pay to retry Stage 1: Bronze Table: the run is over."
     assert war.view(s, 0)["prompt"]["text"] == "The run is over: 0 stages cleared."
 
 
@@ -292,7 +292,7 @@ def test_views_show_the_match_with_the_run_and_the_board_sees_no_private_part():
     s = war.new({"mode": "tournament"}, ["Ana"], 7)
     between = war.view(s, 0)
     assert set(between["public"]) == {"game", "mode", "status", "run", "result"}
-    assert between["prompt"] == {"waiting_for": [0], "text": "Enter Bronze Table when you are ready"}
+    assert between["prompt"] == {"waiting_for": [0], "text": "Enter Stage 1: Bronze Table when you are ready"}
     run = between["public"]["run"]
     assert run["kind"] == "tournament" and run["chips"] == 100 and run["can_enter"]
     assert [st["state"] for st in run["stages"]] == ["current", "ahead", "ahead", "ahead"]

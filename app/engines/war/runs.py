@@ -173,6 +173,12 @@ def _stage(s: dict) -> dict:
     return _stages(s)[s["run"]["stage"]]
 
 
+def _called(s: dict, i: int | None = None) -> str:
+    """"Stage 2: Silver Table", "Table 3: Sharp eyes"."""
+    i = s["run"]["stage"] if i is None else i
+    return f"{_stage_word(s).capitalize()} {i + 1}: {_stages(s)[i]['name']}"
+
+
 def _title(s: dict) -> str:
     return RUNS[s["run"]["kind"]]["title"]
 
@@ -236,11 +242,11 @@ def _enter_actions(s: dict) -> list[dict]:
     again = run["tries"] > 0
     cost = f" (entry {st['entry']} chips)" if st["entry"] else ""
     verb = "Retry" if again else "Enter"
-    listed = [label({"type": "enter"}, f"{verb} {st['name']}{cost}")]
+    listed = [label({"type": "enter"}, f"{verb} {_called(s)}{cost}")]
     for pid in run["perks"]:
         perk = RUNS["perks"][pid]
         if perk["optional"]:
-            listed.append(label({"type": "enter", "perk": pid}, f"{verb} {st['name']} with {perk['title']}{cost}"))
+            listed.append(label({"type": "enter", "perk": pid}, f"{verb} {_called(s)} with {perk['title']}{cost}"))
     return listed
 
 
@@ -309,7 +315,7 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
 def _enter(s: dict, perk: str | None) -> list[dict]:
     run, st = s["run"], _stage(s)
     if st["entry"] > run["chips"]:
-        _fail("illegal", f"You need {st['entry']} chips to enter {st['name']}; you have {run['chips']}.")
+        _fail("illegal", f"You need {st['entry']} chips to enter {_called(s)}; you have {run['chips']}.")
     entries = []
     if run["tries"] > 0:
         entries.append(rule("war.run_retry", stage=run["stage"], tries=run["tries"] + 1,
@@ -333,7 +339,7 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
     s["match"] = E.new(options, [s["names"][0]] + list(st["opponents"]), seed)
     run["phase"] = "match"
     paid = f", paying {st['entry']} chips" if st["entry"] else ""
-    entries.append(log("run_enter", f"{s['names'][0]} enters {st['name']}{paid}: against "
+    entries.append(log("run_enter", f"{s['names'][0]} enters {_called(s)}{paid}: against "
                                     f"{E.join_names(list(st['opponents']))}.",
                        stage=run["stage"], entry=st["entry"], opponents=list(st["opponents"]), level=level,
                        perk=perk))
@@ -419,10 +425,10 @@ def _match_over(s: dict) -> list[dict]:
         unlocked = [p.replace("_", " ").title() for p in new_powers] + \
             [RUNS["perks"][p]["title"] for p in new_perks]
         extra = f" and unlocks {E.join_names(unlocked)}" if unlocked else ""
-        entries.append(log("run_won", f"{name} wins {st['name']}, takes the {st['prize']}-chip prize{extra}.",
+        entries.append(log("run_won", f"{name} wins {_called(s)}, takes the {st['prize']}-chip prize{extra}.",
                            stage=run["stage"], prize=st["prize"], powers=new_powers, perks=new_perks))
     else:
-        entries.append(log("run_lost", f"{name} loses {st['name']}.", stage=run["stage"]))
+        entries.append(log("run_lost", f"{name} loses {_called(s)}.", stage=run["stage"]))
     run["history"].append(summary)
     run["summary"] = summary
     last = run["stage"] == len(_stages(s)) - 1
@@ -436,11 +442,11 @@ def _match_over(s: dict) -> list[dict]:
     if run["kind"] == "survival":
         entries.append(rule("war.run_survival_loss", stage=run["stage"], cleared=run["cleared"],
                             chips=run["chips"], battles=run["battles"]))
-        return entries + _end_run(s, "run_lost", f"{name}'s Survival run ends at {st['name']}.")
+        return entries + _end_run(s, "run_lost", f"{name}'s Survival run ends at {_called(s)}.")
     if st["entry"] > run["chips"]:
         entries.append(rule("war.run_retry", stage=run["stage"], entry=st["entry"], chips=run["chips"],
                             retry=False))
-        return entries + _end_run(s, "run_lost", f"{name} cannot pay to retry {st['name']}: the run is over.")
+        return entries + _end_run(s, "run_lost", f"{name} cannot pay to retry {_called(s)}: the run is over.")
     return entries
 
 
@@ -484,9 +490,11 @@ def progress(s: dict) -> dict:
     """The run's public progress (every viewer sees it: a run hides nothing of its own)."""
     run, stages = s["run"], _stages(s)
     reached = min(run["stage"], len(stages) - 1)
+    # Battles won so far, the table being played included (a live leader board).
+    playing = s["match"]["wins"][0] if run["phase"] == "match" else 0
     return {
         "kind": run["kind"], "title": _title(s), "player": s["names"][0], "phase": run["phase"],
-        "stage": reached, "stage_word": _stage_word(s), "chips": run["chips"], "battles": run["battles"],
+        "stage": reached, "stage_word": _stage_word(s), "chips": run["chips"], "battles": run["battles"] + playing,
         "cleared": run["cleared"], "tries": run["tries"], "powers": list(run["powers"]),
         "perks": [{"id": p, "title": RUNS["perks"][p]["title"], "text": RUNS["perks"][p]["text"]}
                   for p in run["perks"]],
@@ -513,14 +521,13 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = f"The run is over: {run['cleared']} {_stage_word(s)}{'s' if run['cleared'] != 1 else ''} cleared."
         return prompt([], text)
-    st = _stage(s)
     if viewer == 0:
         if _stage(s)["entry"] > run["chips"]:
             text = "You cannot afford the next entry: stop the run"
         else:
-            text = f"Enter {st['name']} when you are ready"
+            text = f"Enter {_called(s)} when you are ready"
     else:
-        text = f"Waiting for {s['names'][0]} to enter {st['name']}"
+        text = f"Waiting for {s['names'][0]} to enter {_called(s)}"
     return prompt([0], text)
 
 
