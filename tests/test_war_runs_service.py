@@ -88,13 +88,13 @@ def test_tournament_and_survival_quick_starts_open_a_run_without_an_account(app)
     client = app.test_client()
     home = client.get("/").get_data(as_text=True)
     assert 'action="/demo/war/tournament"' in home and 'action="/demo/war/survival"' in home
-    for start, kind in (("tournament", "tournament"), ("survival", "survival")):
+    for start, kind, name in (("tournament", "tournament", "Challenger"), ("survival", "survival", "Survivor")):
         response = client.post(f"/demo/war/{start}", data={"csrf": home_csrf(client)})
         assert response.status_code == 201
         code, token = opened(response)
         p = Phone(app)
         assert p.send("resume", {"token": token})["ok"]
-        assert p.view["status"] == "playing" and [x["name"] for x in p.view["players"]] == ["You"]
+        assert p.view["status"] == "playing" and [x["name"] for x in p.view["players"]] == [name]
         assert run_of(p)["kind"] == kind
         assert re.match(r"(Enter|Retry) ", p.view["actions"][0]["label"])
         p.close()

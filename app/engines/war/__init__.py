@@ -64,10 +64,10 @@ GAME = GameSpec(
     # Solo runs from the home page, without an account (one seat, no computer seats:
     # the run's opponents play inside its matches).
     starts=(
-        Demo(options={"mode": "tournament", "computer_level": "standard"}, seats=("You",), computers=(),
+        Demo(options={"mode": "tournament", "computer_level": "standard"}, seats=("Challenger",), computers=(),
              label="Tournament", key="tournament",
              blurb="Climb a four-stage ladder of computer tables: pay to enter, win chips and unlock powers."),
-        Demo(options={"mode": "survival", "computer_level": "standard"}, seats=("You",), computers=(),
+        Demo(options={"mode": "survival", "computer_level": "standard"}, seats=("Survivor",), computers=(),
              label="Survival", key="survival",
              blurb="Beat one computer table after another, each harder than the last, until you lose one."),
     ),

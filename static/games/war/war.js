@@ -9,6 +9,7 @@
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import * as run from "./run.js";
 
 const RED = new Set(["♥", "♦"]);
 
@@ -167,6 +168,7 @@ function logSection(entries, limit) {
 }
 
 export function render(root, payload, ctx) {
+  if (payload.view.public.run && !ctx.inRun) return run.render(root, payload, ctx, (r, p, c) => render(r, p, { ...c, inRun: true }));
   const pub = payload.view.public;
   const you = payload.seat;
   const player = ctx.role === "player";
@@ -199,6 +201,7 @@ export function render(root, payload, ctx) {
 
 // The end screen's scores (table.js endScreen) count cards, or points in a points match.
 export const scoreText = (n, payload) => {
+  if (payload && payload.view && payload.view.public && payload.view.public.run) return run.scoreText(n);
   const length = payload && payload.view && payload.view.public && payload.view.public.length;
   return plural(n, length && length.kind === "points" ? "point" : "card");
 };
@@ -210,6 +213,7 @@ export function keys() {
 }
 
 export function onKey(event, payload, ctx) {
+  if (payload.view.public.run && payload.view.public.run.phase !== "match") return run.onKey(event, payload, ctx);
   const mine = payload.view.private || {};
   if ((event.key === " " || event.key === "Enter") && !event.altKey) {
     if (event.target.closest("button")) return false; // a focused button handles its own key
