@@ -59,7 +59,11 @@ def test_a_class_of_runs_seats_each_student_alone_and_ranks_them_on_the_leader_b
         assert st["rows"][0]["cells"][2] == str(mine["battles"])
         # The per-table score list stays empty for runs: the standings are the leader board.
         assert board["leaders"] == []
-        assert all(t["lines"][0].startswith("Survival: ") for t in board["tables"])
+        reached = ("Table 2: Two of a kind" if mine["cleared"] else
+                   "Out at Table 1: Warm-up" if mine["phase"] == "over" else "Table 1: Warm-up")
+        assert [t["lines"] for t in board["tables"]] == [[f"{reached} · {mine['chips']} chips"],
+                                                         ["Table 1: Warm-up · 0 chips"]]
+        assert board["tables"][1]["progress"]["label"] == "0 of 6 tables cleared"
 
     # Progress is kept with the seat's token across a reload.
     before = run_of(ana)

@@ -10,7 +10,7 @@ from .engine import join_names
 
 def run_figures(table: dict) -> dict:
     """A solo run (Tournament, Survival): progress = tables cleared of the ladder,
-    lines = the stage, chips and unlocks, and a class leader-board row
+    one line = the stage reached and the chips, and a class leader-board row
     ("standings": stage reached, chips, battles won; ranked by tables cleared,
     then chips, then battles won)."""
     public = table["public"]
@@ -23,22 +23,18 @@ def run_figures(table: dict) -> dict:
     if complete:
         reached = "Champion" if run["kind"] == "tournament" else "Every table cleared"
     else:
-        lost = current["state"] == "lost"
-        reached = f"{'Out at' if lost else ''}{' ' if lost else ''}{word.capitalize()} {run['stage'] + 1}: {current['name']}"
+        reached = f"{word.capitalize()} {run['stage'] + 1}: {current['name']}"
+        if current["state"] == "lost":
+            reached = "Out at " + reached
+    battles = f"{run['battles']} battle{'s' if run['battles'] != 1 else ''} won"
     progress = {"value": run["cleared"], "goal": total,
-                "label": f"{run['player']}: {run['cleared']} of {total} {word}s cleared",
-                "detail": f"{run['chips']} chips · {run['battles']} battles won"}
+                "label": f"{run['cleared']} of {total} {word}s cleared", "detail": battles}
     turn = None
     if public["status"] == "playing":
-        if run["phase"] == "match":
-            turn = {"seats": [0], "names": [run["player"]],
-                    "text": f"{run['player']} is playing {current['name']} (battle {public.get('battle', 1)})"}
-        else:
-            turn = {"seats": [0], "names": [run["player"]],
-                    "text": f"{run['player']} is about to enter {current['name']}"}
-    lines = [f"{run['title']}: {reached}", f"{run['chips']} chips · {run['battles']} battles won"]
-    if run["powers"]:
-        lines.append("Powers: " + ", ".join(p.replace("_", " ").title() for p in run["powers"]))
+        doing = "is playing" if run["phase"] == "match" else "is about to enter"
+        turn = {"seats": [0], "names": [run["player"]], "text": f"{run['player']} {doing} {current['name']}"}
+    # One short line on the table's card (a class of runs has a table per student).
+    lines = [f"{reached} · {run['chips']} chips"]
     standing = {"seat": 0, "rank_key": [run["cleared"], run["chips"], run["battles"]],
                 "columns": [{"label": "Stage reached", "value": reached},
                             {"label": "Chips", "value": str(run["chips"])},
@@ -47,8 +43,8 @@ def run_figures(table: dict) -> dict:
 
 
 def figures(table: dict) -> dict:
-    """A run's figures come from `run_figures`. Otherwise: progress = the leader's cards of the deck (of the target in a match to
-    so many cards; the leader's points of the target in a points match) and the
+    """A run's figures come from `run_figures`. Otherwise: progress = the
+    leader's cards of the deck (of the target in a match to so many cards; the leader's points of the target in a points match) and the
     battle; turn = who still has to reveal; scores = cards held (points in a
     points match); alerts = sudden death."""
     public = table["public"]
