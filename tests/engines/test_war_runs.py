@@ -422,3 +422,17 @@ def test_many_seeded_runs_keep_the_contract(kind):
         reason = sweep(kind, seed)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     assert reasons.get("run_lost", 0) > 0
+
+
+def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):
+    # No shipped stage is timed; one switched to 3 minutes shows that the clock works.
+    monkeypatch.setitem(R.RUNS["survival"]["stages"][0], "length", "3_minutes")
+    s = war.new({"mode": "survival"}, ["Ana"], 2)
+    s, _ = war.apply(s, 0, ENTER)
+    assert {"key": "run1:clock:180", "after": 180, "actor": "system", "action": {"type": "time_up"}} \
+        in war.timers(s)
+    s, log = war.apply(s, "system", {"type": "time_up"})
+    assert s["run"]["phase"] in ("between", "over") and s["match"]["result"]["reason"] == "time_up"
+    assert "war.time_up" in rulings(log) and [e["t"] for e in log].count("game_over") <= 1
+    with pytest.raises(IllegalAction):
+        war.apply(s, "system", {"type": "time_up"})
