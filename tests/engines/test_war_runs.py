@@ -18,7 +18,7 @@ from app.engines.contract import IllegalAction, strip_label
 from app.engines.war import engine as E
 from app.engines.war import runs as R
 
-from .properties import FINISH, play_random_game, replay
+from .properties import play_random_game, replay
 from .test_war_properties import scramble as scramble_match
 
 REVEAL = {"type": "reveal"}
@@ -167,7 +167,8 @@ def test_winning_a_stage_pays_the_prize_and_unlocks_powers_and_perks():
     assert run["powers"] == ["boost", "shield", "scout", "recovery", "drain"]
     assert run["perks"] == ["extra_energy"]
     won = [e for e in log if e["t"] == "run_won"][0]
-    assert won["text"] == "Ana wins Stage 1: Bronze Table, takes the 60-chip prize and unlocks Recovery, Drain and Extra energy."
+    assert won["text"] == ("Ana wins Stage 1: Bronze Table, takes the 60-chip prize and unlocks Recovery, "
+                           "Drain and Extra energy.")
     assert run["summary"]["won"] and run["summary"]["unlocked"] == {"powers": ["recovery", "drain"],
                                                                    "perks": ["extra_energy"]}
     # The perk reaches the next table's options (it matters in Power War stages).
@@ -185,7 +186,8 @@ def test_an_optional_perk_offers_a_longer_match():
         s, _ = play_table(s)
     assert "long_match" in s["run"]["perks"]
     labels = [a["label"] for a in war.actions(s, 0)]
-    assert labels == ["Enter Stage 3: Gold Table (entry 60 chips)", "Enter Stage 3: Gold Table with Longer match (entry 60 chips)",
+    assert labels == ["Enter Stage 3: Gold Table (entry 60 chips)",
+                      "Enter Stage 3: Gold Table with Longer match (entry 60 chips)",
                       "Stop the run here and keep your progress"]
     longer, _ = war.apply(s, 0, {"type": "enter", "perk": "long_match"})
     plain, _ = war.apply(s, 0, ENTER)

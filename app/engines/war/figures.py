@@ -44,9 +44,10 @@ def run_figures(table: dict) -> dict:
 
 def figures(table: dict) -> dict:
     """A run's figures come from `run_figures`. Otherwise: progress = the
-    leader's cards of the deck (of the target in a match to so many cards; the leader's points of the target in a points match) and the
-    battle; turn = who still has to reveal; scores = cards held (points in a
-    points match); alerts = sudden death."""
+    leader's cards of the deck (of the target in a match to so many cards; the
+    leader's points of the target in a points match) and the battle; turn = who
+    still has to reveal; scores = cards held (points in a points match); alerts =
+    sudden death."""
     public = table["public"]
     if "run" in public:
         return run_figures(table)
