@@ -204,6 +204,7 @@ def test_a_lost_tournament_stage_may_be_retried_while_the_chips_cover_it():
     assert s["run"]["chips"] == 80 and s["run"]["tries"] == 1 and s["run"]["cleared"] == 0
     assert [e["text"] for e in log if e["t"] == "run_lost"] == ["Ana loses Stage 1: Bronze Table."]
     assert war.actions(s, 0)[0]["label"] == "Retry Stage 1: Bronze Table (entry 20 chips)"
+    assert war.view(s, 0)["prompt"]["text"] == "Retry Stage 1: Bronze Table when you are ready"
     s, log = war.apply(s, 0, ENTER)
     assert "war.run_retry" in rulings(log) and s["run"]["chips"] == 60 and s["run"]["tries"] == 2
 

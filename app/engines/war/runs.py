@@ -525,7 +525,7 @@ def _prompt(s: dict, viewer) -> dict:
         if _stage(s)["entry"] > run["chips"]:
             text = "You cannot afford the next entry: stop the run"
         else:
-            text = f"Enter {_called(s)} when you are ready"
+            text = f"{'Retry' if run['tries'] else 'Enter'} {_called(s)} when you are ready"
     else:
         text = f"Waiting for {s['names'][0]} to enter {_called(s)}"
     return prompt([0], text)
