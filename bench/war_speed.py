@@ -24,8 +24,13 @@ seeded computer-vs-computer War games last under every match length. Run:
    so `time_up` fires after minutes*60 / AUTO_DELAY[S] rounds (server time ignored).
    The default speed is 1, the one the A key turns auto-play on at.
 
-Only Classic exists today: Power War, Wager Battle, Tournament, Survival and
-Quick Match (issue 11) have no engine yet, and the script says so.
+4. Solo runs (Tournament, Survival): seeded runs with War's bot as the player
+   (entering every table it can afford), battles per second through the run's
+   public functions (its opponents' moves included), the tables each run played
+   and how many it cleared.
+
+Power War, Wager Battle and Quick Match (issue 11) have no engine yet, and the
+script says so.
 """
 from __future__ import annotations
 
@@ -43,7 +48,8 @@ NAMES = ["P0", "P1"]
 AIM = 5.0                                  # the issue's target: engine within 5x of the minimal loop
 CLOCK_SPEEDS = "1"                         # auto-play speeds simulated for the timed matches
 MINIMAL_REPEATS = 5
-MISSING_MODES = ("Power War", "Wager Battle", "Tournament", "Survival", "Quick Match")
+MISSING_MODES = ("Power War", "Wager Battle", "Quick Match")
+RUN_MODES = ("tournament", "survival")     # solo runs (runs.py): measured in section 4
 
 
 # --------------------------------------------------------------------------
@@ -126,6 +132,40 @@ def play_minimal(d0: list[int], d1: list[int], cap: int = war.BATTLE_LIMIT) -> t
 
 
 # --------------------------------------------------------------------------
+# Solo runs: the player played by War's own bot (enter every table, reveal)
+
+def play_run(kind: str, seed: int) -> dict:
+    """One seeded run; every action through the engine's public functions, as a
+    seat handed to the computer would play it (its opponents play inside)."""
+    import random
+
+    state = war.new({"mode": kind}, ["P0"], seed)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    while war.result(state) is None:
+        action = war.bot(war.view(state, 0), war.actions(state, 0), rng)
+        state, _ = war.apply(state, 0, {k: v for k, v in action.items() if k != "label"})
+    seconds = time.perf_counter() - started
+    run = state["run"]
+    return {"seconds": seconds, "battles": sum(h["battles_played"] for h in run["history"]),
+            "tables": len(run["history"]), "cleared": run["cleared"], "reason": war.result(state)["reason"]}
+
+
+def runs_section(games: int) -> None:
+    print()
+    print("Solo runs (Tournament, Survival): the player on War's bot, entering every table it can")
+    for kind in RUN_MODES:
+        played = [play_run(kind, seed) for seed in range(games)]
+        seconds = sum(g["seconds"] for g in played)
+        battles = sum(g["battles"] for g in played)
+        tables = sorted(g["tables"] for g in played)
+        cleared = Counter(g["cleared"] for g in played)
+        reached = ", ".join(f"{n} cleared {cleared[n] / games:.1%}" for n in sorted(cleared))
+        print(f"  {kind:<10} {games} runs in {seconds:6.2f} s  {battles / seconds:>9,.0f} battles/s  "
+              f"tables per run median {statistics.median(tables):.0f} max {tables[-1]}  | {reached}")
+
+
+# --------------------------------------------------------------------------
 # Reporting
 
 def distribution(name: str, games: list[dict]) -> None:
@@ -144,7 +184,7 @@ def main() -> None:
     speeds = [int(x) for x in (sys.argv[2] if len(sys.argv) > 2 else CLOCK_SPEEDS).split(",")]
     seeds = range(games)
     print(f"War benchmark: {games} seeded 2-player games per line (seeds 0..{games - 1}), engine {war.VERSION}")
-    print(f"Modes: Classic only. Not measured, no engine yet: {', '.join(MISSING_MODES)}.")
+    print(f"Modes: Classic, Tournament and Survival. Not measured, no engine yet: {', '.join(MISSING_MODES)}.")
 
     # 1. The engine.
     played = [play_engine(seed) for seed in seeds]
@@ -208,6 +248,9 @@ def main() -> None:
     print(f"  timed matches: every seat on auto-play at speed S, one reveal round (battle or war stage) every "
           f"AUTO_DELAY[S] ({', '.join(f'{s}: {d} s' for s, d in war.AUTO_DELAY.items())}); "
           f"time_up fires after minutes*60/AUTO_DELAY[S] rounds")
+
+    # 4. Solo runs.
+    runs_section(games)
 
 
 if __name__ == "__main__":

@@ -102,3 +102,18 @@ def test_tournament_and_survival_quick_starts_open_a_run_without_an_account(app)
         assert run_of(p)["kind"] == kind
         assert re.match(r"(Enter|Retry) ", p.view["actions"][0]["label"])
         p.close()
+
+
+def test_seating_for_a_run_is_one_student_per_table_without_computers():
+    from app import seating
+
+    rule = seating.rule_for("war", {"mode": "survival"})
+    assert rule.alone and rule.solo and rule.choices() == [seating.SOLO] and rule.solo_computers == 0
+    assert seating.parse_table_size(rule, 4) == seating.parse_table_size(rule, None) == seating.SOLO
+    assert seating.seats_per_table(rule, seating.SOLO) == 1
+    assert seating.computers_needed(rule, seating.SOLO, True, 1) == 0
+    assert rule.choice_labels() == [("solo", "Solo: each student plays alone at their own table")]
+    # Every other mode seats as before (tables of 2 to 6, or solo against a computer).
+    classic = seating.rule_for("war", {"mode": "classic"})
+    assert classic == seating.rule_for("war")
+    assert classic.sizes == (2, 3, 4, 5, 6) and classic.solo_computers == 1 and not classic.alone
