@@ -204,7 +204,7 @@ class ClassService:
 
     @staticmethod
     def rule(klass: ClassSession) -> seating.SeatingRule:
-        return seating.rule_for(klass.game)
+        return seating.rule_for(klass.game, klass.options)
 
     @staticmethod
     def table_size(klass: ClassSession) -> int | str:
@@ -277,15 +277,15 @@ class ClassService:
         if not isinstance(fill_with_computer, bool):
             raise ServiceError("bad_request", "fill_with_computer must be true or false.")
         try:
-            rule = seating.rule_for(game)
             spec = engines.spec(game)
             resolved = engines.options_for(game, options)
+            rule = seating.rule_for(game, resolved)
             size = seating.parse_table_size(rule, table_size)
         except (seating.SeatingError, IllegalAction) as exc:
             raise ServiceError("bad_request", getattr(exc, "message", None) or str(exc))
-        if size != seating.SOLO and not spec.min_seats <= size <= spec.max_seats:
-            raise ServiceError("bad_request", f"{spec.title} tables seat {spec.min_seats} to "
-                                              f"{spec.max_seats} players.")
+        lo, hi = spec.seat_range(resolved)
+        if size != seating.SOLO and not lo <= size <= hi:
+            raise ServiceError("bad_request", f"{spec.title} tables seat {lo} to {hi} players.")
         for _ in range(20):
             code = new_code()
             # A class code must never also be a table code: both are typed in the same box.
@@ -415,10 +415,10 @@ class ClassService:
             table = self.tables._table(s, code)
             if table.status != "lobby":
                 raise ServiceError("illegal", "Computer players can only be added before the table starts.")
-            spec = engines.spec(table.game)
+            most = engines.spec(table.game).seat_range(table.options)[1]
             seats = self.tables._seats(s, table)
-            if len(seats) >= spec.max_seats:
-                raise ServiceError("table_full", f"This table is full ({spec.max_seats} players).")
+            if len(seats) >= most:
+                raise ServiceError("table_full", f"This table is full ({most} players).")
             self._guard_class(s, class_id, class_version)
             added = self._add_computers(s, table, seats, 1)
             return self._commit(s, table, actor="facilitator", action={"type": "computers", "added": [added[0].name]},
@@ -515,9 +515,10 @@ class ClassService:
                     for computer in [x for x in seats if x.computer]:
                         self._drop_seat(s, computer)
                         seats.remove(computer)
-                spec = engines.spec(by_code[code].game)
-                if len(seats) > spec.max_seats:
-                    raise ServiceError("table_full", f"Table {code} would have more than {spec.max_seats} players.")
+                most = engines.spec(by_code[code].game).seat_range(by_code[code].options)[1]
+                if len(seats) > most:
+                    raise ServiceError("table_full", f"Table {code} would have more than {most} "
+                                                     f"player{'s' if most != 1 else ''}.")
                 self._renumber(s, seats)
             touched = [code for code in by_code if code in notes]
             for i, code in enumerate(touched):
@@ -548,15 +549,16 @@ class ClassService:
             if expected_version is not None and table.version != expected_version:
                 raise ServiceError("stale", "The table changed meanwhile. Here it is now.")
             spec = engines.spec(table.game)
+            lo, hi = spec.seat_range(table.options)
             seats = self.tables._seats(s, table)
             students = [x for x in seats if not x.computer]
             bots = [x for x in seats if x.computer]
             if not students:
                 raise ServiceError("illegal", "No student sits at this table.")
-            if len(students) + computers > spec.max_seats:
-                raise ServiceError("table_full", f"A table seats at most {spec.max_seats} players.")
-            if len(students) + computers < spec.min_seats:
-                raise ServiceError("illegal", f"{spec.title} needs at least {spec.min_seats} players; add a "
+            if len(students) + computers > hi:
+                raise ServiceError("table_full", f"A table seats at most {hi} players.")
+            if len(students) + computers < lo:
+                raise ServiceError("illegal", f"{spec.title} needs at least {lo} players; add a "
                                               "computer player or move a student to this table.")
             if len(bots) != computers:
                 removed = bots[computers:]
@@ -938,7 +940,7 @@ class ClassService:
             winners = [names.get(s, f"Seat {s + 1}") for s in facts.result["winners"]]
         turn = facts.figures.get("turn")
         if t.status == "lobby":
-            need = max(0, spec.min_seats - len(facts.players))
+            need = max(0, spec.seat_range(t.options)[0] - len(facts.players))
             turn = {"text": f"Waiting for {need} more player{'s' if need != 1 else ''}" if need
                     else f"Ready: {facts.players[0]['name']} can start ({spec.start_label})" if not facts.players[0]["computer"]
                     else "Ready to start"}
@@ -971,6 +973,33 @@ class ClassService:
                 rank = i + 1
             e["rank"] = rank
         return entries
+
+    @staticmethod
+    def _standings(facts_list: list[TableFacts]) -> dict:
+        """The games' own leader-board rows (figures "standings"), best first across tables:
+        {"columns": [labels], "rows": [{rank, name, table, cells: [values], finished}]}
+        (ties on rank_key share a rank)."""
+        rows, columns = [], []
+        for facts in facts_list:
+            for item in facts.figures.get("standings", []) or []:
+                player = next((p for p in facts.players if p["seat"] == item.get("seat")), None)
+                if player is None or not isinstance(item.get("rank_key"), list):
+                    continue
+                cells = [{"label": str(c.get("label", "")), "value": str(c.get("value", ""))}
+                         for c in item.get("columns", []) if isinstance(c, dict)]
+                if not columns:
+                    columns = [c["label"] for c in cells]
+                rows.append({"name": player["name"], "table": facts.number, "key": list(item["rank_key"]),
+                             "cells": [c["value"] for c in cells], "finished": facts.table.status == "ended"})
+        rows.sort(key=lambda r: ([-x for x in r["key"]], r["table"], r["name"]))
+        rank = 0
+        for i, r in enumerate(rows):
+            if i == 0 or r["key"] != rows[i - 1]["key"]:
+                rank = i + 1
+            r["rank"] = rank
+        for r in rows:
+            del r["key"]
+        return {"columns": columns, "rows": rows}
 
     def overview(self, code: str) -> dict:
         """The facilitator's live overview: every table with status, players (connected
@@ -1021,6 +1050,7 @@ class ClassService:
                        "playing": sum(t["status"] == "playing" for t in tables),
                        "ended": sum(t["status"] == "ended" for t in tables)},
             "tables": tables, "alerts": alerts, "queue": queue, "leaders": self._leaders(facts_list),
+            "standings": self._standings(facts_list),
         }
 
     @staticmethod
@@ -1048,4 +1078,5 @@ class ClassService:
                 "status": klass.status,
                 "counts": {"students": sum(t["students"] - t["moved"] for t in tables), "tables": len(tables),
                            "ended": sum(t["status"] == "ended" for t in tables)},
-                "tables": tables, "leaders": self._leaders(facts_list)[:LEADERS_ON_BOARD]}
+                "tables": tables, "leaders": self._leaders(facts_list)[:LEADERS_ON_BOARD],
+                "standings": self._standings(facts_list)}

@@ -41,12 +41,13 @@ class SeatingRule:
     sizes: tuple[int, ...]
     default: int | str
     minimum: int
-    solo_computers: int = 0  # 0: the game has no solo seating
+    solo_computers: int = 0  # 0: the game has no solo seating (unless `alone`)
     solo_label: str = ""
+    alone: bool = False      # tables of one: every student alone, no computer seat (a game played solo)
 
     @property
     def solo(self) -> bool:
-        return self.solo_computers > 0
+        return self.solo_computers > 0 or self.alone
 
     @property
     def pairs(self) -> bool:
@@ -68,8 +69,14 @@ class SeatingRule:
                 "pairs": self.pairs}
 
 
-def rule_for(game: str) -> SeatingRule:
-    """The game's seating rule, from its spec (`GAME.seating`)."""
+ALONE_LABEL = "Solo: each student plays alone at their own table"
+
+
+def rule_for(game: str, options: dict | None = None) -> SeatingRule:
+    """The game's seating rule, from its spec (`GAME.seating`), for a class with these
+    options: a game whose options narrow the seats (GameSpec.seats_for) keeps only the
+    table sizes within them, and when a table takes one player the class seats every
+    student alone, without computer seats."""
     from app import engines
     from app.engines.contract import IllegalAction
 
@@ -78,14 +85,19 @@ def rule_for(game: str) -> SeatingRule:
     except IllegalAction:
         raise SeatingError(f"There is no class session for the game {game!r}.")
     s = spec.seating
-    return SeatingRule(spec.key, spec.title, tuple(s.sizes), s.default, s.minimum,
+    lo, hi = spec.seat_range(options)
+    if hi == 1:
+        return SeatingRule(spec.key, spec.title, (), SOLO, 1, solo_label=ALONE_LABEL, alone=True)
+    sizes = tuple(n for n in s.sizes if lo <= n <= hi)
+    default = s.default if s.default == SOLO or s.default in sizes else (sizes[-1] if sizes else SOLO)
+    return SeatingRule(spec.key, spec.title, sizes, default, max(s.minimum, lo),
                        solo_computers=s.solo_computers, solo_label=s.solo_label)
 
 
 def parse_table_size(rule: SeatingRule, raw: Any = None) -> int | str:
     """The facilitator's table size: an int, a digit string from a form, or "solo"."""
-    if raw is None or raw == "":
-        return rule.default
+    if raw is None or raw == "" or rule.alone:
+        return rule.default  # a game played alone has one table size, whatever the form said
     value: Any = raw
     if isinstance(raw, str):
         text = raw.strip().lower()

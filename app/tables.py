@@ -176,6 +176,11 @@ class Live:
     def engine(self):
         return engines.get(self.game)
 
+    @property
+    def seat_range(self) -> tuple[int, int]:
+        """(fewest, most) players of this table, by its options (GameSpec.seat_range)."""
+        return self.spec.seat_range(self.options)
+
     def seat(self, index) -> SeatInfo | None:
         return next((x for x in self.seats if x.index == index), None)
 
@@ -393,9 +398,9 @@ class TableService:
                      *, chairs_needed: int = 1) -> tuple[str, Seat, dict]:
         """The checks every join makes (room, a name unique at the table), then the new
         seat. Returns (token, seat, the `join` change to stage)."""
-        spec = engines.spec(table.game)
-        if len(seats) + chairs_needed > spec.max_seats:
-            raise ServiceError("table_full", f"This table is full ({spec.max_seats} players).")
+        most = engines.spec(table.game).seat_range(table.options)[1]
+        if len(seats) + chairs_needed > most:
+            raise ServiceError("table_full", f"This table is full ({most} player{'s' if most != 1 else ''}).")
         if any(name_key(x.name) == name_key(name) for x in seats):
             raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
                                              "Add an initial or pick another name.")
@@ -574,8 +579,8 @@ class TableService:
                 raise ServiceError("illegal", "The game has not started yet.")
             if not live.seats or live.seats[0].index != seat:
                 raise ServiceError("not_your_turn", "The first player to join starts the game.")
-            if len(live.seats) < live.spec.min_seats:
-                raise ServiceError("illegal", f"At least {live.spec.min_seats} players are needed to start.")
+            if len(live.seats) < live.seat_range[0]:
+                raise ServiceError("illegal", f"At least {live.seat_range[0]} players are needed to start.")
             return self._start(live, actor=actor_name(seat))
         if live.paused:
             raise ServiceError("forbidden", "The teacher has paused this table.")
@@ -598,7 +603,10 @@ class TableService:
     def _start(self, live: Live, *, actor: str) -> Outcome:
         names = [x.name for x in live.seats]
         computers = [x.index for x in live.seats if x.computer]
-        state = live.engine.new(start_options(live.spec, live.options, computers), names, live.seed)
+        try:
+            state = live.engine.new(start_options(live.spec, live.options, computers), names, live.seed)
+        except IllegalAction as exc:  # say, more players than these options allow
+            raise ServiceError(exc.code, exc.message)
         log = [{"t": "start", "text": f"The game begins: {', '.join(names)}."}]
         return self._write(live, actor=actor, kind="table", log=log, state=state, status="playing",
                            action={"type": "start", "seats": names, "computers": computers})
@@ -852,7 +860,7 @@ class TableService:
             return self._write(live, actor="facilitator", kind="table", action={"type": "end"}, log=log,
                                state=state, status="ended")
         if kind == "start" and live.status == "lobby":
-            if len(live.seats) < live.spec.min_seats:
+            if len(live.seats) < live.seat_range[0]:
                 raise ServiceError("illegal", "Not enough players have joined yet.")
             return self._start(live, actor="facilitator")
         raise ServiceError("illegal", f"Unknown moderation action {kind!r}.")
@@ -894,7 +902,7 @@ class TableService:
                 "status": live.status, "started": live.state is not None, "locked": live.locked,
                 "paused": live.paused, "players": [{"seat": x.index, "name": x.name, "connected": self.connected(x.token_hash),
                              "computer": x.computer} for x in live.seats],
-                "min_seats": spec.min_seats, "max_seats": spec.max_seats, "start_label": spec.start_label,
+                "min_seats": live.seat_range[0], "max_seats": live.seat_range[1], "start_label": spec.start_label,
                 "result": live.engine.result(live.state) if live.state is not None else None,
                 "engine_version": live.engine_version, "deadlines": self._deadlines(live.timers),
                 "ui": {part: (f"/static/{path}" if path else None)
@@ -908,7 +916,7 @@ class TableService:
                     "prompt": {"waiting_for": [], "text": "Waiting for players to join."}}
             actions = []
             if _is_int(viewer) and live.status == "lobby" and live.seats and live.seats[0].index == viewer \
-                    and len(live.seats) >= spec.min_seats:
+                    and len(live.seats) >= live.seat_range[0]:
                 actions = [{"type": "start", "label": spec.start_label}]
         else:
             cached = live.board_view
@@ -925,7 +933,7 @@ class TableService:
             return []
         out = [{"type": "unlock", "label": "Unlock the table"} if live.locked
                else {"type": "lock", "label": "Lock the table (no one else can join)"}]
-        if live.status == "lobby" and len(live.seats) >= live.spec.min_seats:
+        if live.status == "lobby" and len(live.seats) >= live.seat_range[0]:
             out.append({"type": "start", "label": live.spec.start_label})
         if live.status == "playing":
             out.append({"type": "resume", "label": "Resume the game"} if live.paused

@@ -30,6 +30,10 @@ seeded computer-vs-computer War games last under every match length. Run:
    seat (`view` counted here, since a bot needs it). Battles per second (a battle:
    a log entry of a pot taken or carried over) and the game-length distribution,
    plus any game that stalled (no seat had a move: a bug, expected 0).
+5. Solo runs (Tournament, Survival): seeded runs with War's bot as the player
+   (entering every table it can afford), battles per second through the run's
+   public functions (its opponents' moves included), the tables each run played
+   and how many it cleared.
 """
 from __future__ import annotations
 
@@ -49,6 +53,7 @@ CLOCK_SPEEDS = "1"                         # auto-play speeds simulated for the 
 MINIMAL_REPEATS = 5
 MODE_SEATS = {"tournament": 1, "survival": 1}   # solo runs: one player, the opponents inside the run
 MODE_GAMES = 200                           # seeded games per mode and level in part 4 (fewer when fewer are asked)
+RUN_MODES = ("tournament", "survival")     # solo runs (runs.py): measured in section 5
 
 
 # --------------------------------------------------------------------------
@@ -157,6 +162,40 @@ def play_minimal(d0: list[int], d1: list[int], cap: int = war.BATTLE_LIMIT) -> t
 
 
 # --------------------------------------------------------------------------
+# Solo runs: the player played by War's own bot (enter every table, reveal)
+
+def play_run(kind: str, seed: int) -> dict:
+    """One seeded run; every action through the engine's public functions, as a
+    seat handed to the computer would play it (its opponents play inside)."""
+    import random
+
+    state = war.new({"mode": kind}, ["P0"], seed)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    while war.result(state) is None:
+        action = war.bot(war.view(state, 0), war.actions(state, 0), rng)
+        state, _ = war.apply(state, 0, {k: v for k, v in action.items() if k != "label"})
+    seconds = time.perf_counter() - started
+    run = state["run"]
+    return {"seconds": seconds, "battles": sum(h["battles_played"] for h in run["history"]),
+            "tables": len(run["history"]), "cleared": run["cleared"], "reason": war.result(state)["reason"]}
+
+
+def runs_section(games: int) -> None:
+    print()
+    print("Solo runs (Tournament, Survival): the player on War's bot, entering every table it can")
+    for kind in RUN_MODES:
+        played = [play_run(kind, seed) for seed in range(games)]
+        seconds = sum(g["seconds"] for g in played)
+        battles = sum(g["battles"] for g in played)
+        tables = sorted(g["tables"] for g in played)
+        cleared = Counter(g["cleared"] for g in played)
+        reached = ", ".join(f"{n} cleared {cleared[n] / games:.1%}" for n in sorted(cleared))
+        print(f"  {kind:<10} {games} runs in {seconds:6.2f} s  {battles / seconds:>9,.0f} battles/s  "
+              f"tables per run median {statistics.median(tables):.0f} max {tables[-1]}  | {reached}")
+
+
+# --------------------------------------------------------------------------
 # Reporting
 
 def distribution(name: str, games: list[dict]) -> None:
@@ -254,6 +293,9 @@ def main() -> None:
             stalled = sum(r["stalled"] for r in runs)
             print(f"  {mode:<12} {level:<9} {battles / seconds:>9,.0f} battles/s  median {statistics.median(lengths):>6.0f}"
                   f"  p90 {p90:>6.0f}  max {lengths[-1]:>5}  stalled {stalled}")
+
+    # 5. Solo runs, the player's seat played by the bot too.
+    runs_section(games)
 
 
 if __name__ == "__main__":

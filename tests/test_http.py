@@ -164,8 +164,10 @@ def test_api_games_lists_every_game_with_defaults(app):
     games = {g["key"]: g for g in app.test_client().get("/api/games").get_json()}
     assert set(games) == set(engines.keys()) and "war" in games
     assert games["war"]["playable"] and games["war"]["options"][0] == {
-        "key": "mode", "label": "Mode", "default": "classic", "choices": ["classic"],
+        "key": "mode", "label": "Mode", "default": "classic",
+        "choices": ["classic", "power", "wager", "power_wager", "tournament", "survival"],
         "help": games["war"]["options"][0]["help"]}
+    assert games["war"]["presets"]["power_war"]["mode"] == "power"
 
 
 def test_api_table_summary_log_and_debrief(app, teacher_token, war_table, tables, other_teacher):

@@ -302,6 +302,10 @@ class GameSpec:
     "scores": [{seat, score, label, out}], "alerts": [{kind, level, text}],
     "lines": [text, ...]} (lines: at most four short public sentences, shown on the
     table's card of the class board and overview).
+    A game may also return "standings": [{seat, rank_key: [numbers, larger is better,
+    compared in order], columns: [{label, value}]}]: rows of a class leader board
+    ranked across tables (a solo run's stage, chips and battles won, say); the
+    platform adds the player's name and table and sorts by rank_key.
     For the facilitator's overview only, `table` also holds "facilitator": the
     facilitator view's public part (None on the projected class board), and
     figures may return "queue": [{title, detail, quote}] describing a decision
@@ -341,6 +345,9 @@ class GameSpec:
     gallery: Callable | None = None    # () -> the card gallery's data (see above)
     starts: tuple = ()                 # Demo, ...: more quick starts from the home page
     online: Online | None = None
+    # seats_for(options) -> (fewest, most): the players a table with these options takes,
+    # within min_seats..max_seats (a mode played alone, say). None: min_seats..max_seats.
+    seats_for: Callable | None = None
 
     def __post_init__(self):
         keys = [d.key for d in self.quick_starts]
@@ -356,6 +363,13 @@ class GameSpec:
 
     def quick_start(self, key: str) -> "Demo | None":
         return next((d for d in self.quick_starts if d.key == key), None)
+
+    def seat_range(self, options: dict | None = None) -> tuple[int, int]:
+        """(fewest, most) players of a table with these options (see `seats_for`)."""
+        if self.seats_for is None or options is None:
+            return self.min_seats, self.max_seats
+        lo, hi = self.seats_for(options)
+        return max(lo, self.min_seats), min(hi, self.max_seats)
 
     def upload(self, kind: str) -> "Upload | None":
         return next((u for u in self.uploads if u.kind == kind), None)

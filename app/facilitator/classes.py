@@ -48,7 +48,7 @@ def class_overview(code):
         abort(404)
     if klass.code != code:
         return redirect(url_for("facilitator.class_overview", code=klass.code))
-    rule = seating.rule_for(klass.game)
+    rule = classes.rule(klass)
     size = classes.table_size(klass)
     size_text = rule.solo_label if size == seating.SOLO else f"{size} players per table"
     return render_template("classes/overview.html", klass=klass, join_url=join_url(klass.code),

@@ -61,6 +61,17 @@ function leaders(list) {
       e.winner ? h("span", { class: "badge win-badge" }, "winner") : null)));
 }
 
+// The games' own leader-board rows (figures "standings"), when any table gives them.
+function standings(st) {
+  return h("table", { class: "board-standings" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
+      st.columns.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, st.rows.map((r) => h("tr", { class: r.finished ? "finished" : "" },
+      h("td", { class: "leader-rank" }, `${r.rank}.`),
+      h("td", { class: "player-name" }, r.name),
+      r.cells.map((v) => h("td", {}, v))))));
+}
+
 function render(data) {
   const c = data.counts;
   const state = data.status === "ended" ? "The class session has ended."
@@ -81,8 +92,9 @@ function render(data) {
   tablesRoot.dataset.cols = n <= 4 ? Math.max(n, 2) : n <= 8 ? 4 : n <= 10 ? 5 : 6;
   replace(tablesRoot, data.tables.map(tableCard));
   const section = document.getElementById("leaders-section");
-  show(section, data.leaders.length > 0);
-  replace(document.getElementById("leaders"), leaders(data.leaders));
+  const st = data.standings && data.standings.rows.length ? data.standings : null;
+  show(section, Boolean(st) || data.leaders.length > 0);
+  replace(document.getElementById("leaders"), st ? standings(st) : leaders(data.leaders));
 }
 
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));

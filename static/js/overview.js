@@ -257,7 +257,23 @@ function tableCard(t, lobbyTargets) {
     h("div", { class: "button-row" }, buttons));
 }
 
-function leaderTable(leaders) {
+// The games' own leader-board rows (figures "standings": a solo run's stage, chips…),
+// ranked across tables by the server; shown instead of the score list when present.
+function standingTable(st) {
+  return h("table", { class: "list leaders standings" },
+    h("caption", { class: "visually-hidden" }, "Every player ranked across all tables"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Table"),
+      st.columns.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, st.rows.map((r) => h("tr", { class: r.finished ? "finished" : "" },
+      h("td", {}, String(r.rank)),
+      h("td", {}, r.name, r.finished ? h("span", { class: "badge" }, "finished") : null),
+      h("td", {}, `Table ${r.table}`),
+      r.cells.map((v) => h("td", {}, v))))));
+}
+
+function leaderTable(leaders, standings) {
+  if (standings && standings.rows.length) return standingTable(standings);
   if (!leaders.length) return h("p", { class: "muted" }, "The leader board fills in once tables are playing.");
   return h("table", { class: "list leaders" },
     h("caption", { class: "visually-hidden" }, "Every player ranked by score across all tables"),
@@ -394,7 +410,7 @@ function render(data) {
 
   const lobbyTargets = data.tables.filter((t) => t.can.move_here);
   preserveFocus(tablesRoot, () => replace(tablesRoot, data.tables.map((t) => tableCard(t, lobbyTargets))));
-  replace(document.getElementById("leaders"), leaderTable(data.leaders));
+  replace(document.getElementById("leaders"), leaderTable(data.leaders, data.standings));
 }
 
 // Idle times tick on between overviews without re-rendering (that would steal focus).

@@ -264,11 +264,15 @@ def check_figures(engine, state: dict, n_seats: int, names: list[str]) -> None:
     for given in filter(None, (table, teacher)):
         figures = spec.figures(given)
         assert isinstance(figures, dict) and set(figures) <= {"progress", "turn", "scores", "alerts", "queue",
-                                                              "lines"}, figures
+                                                              "lines", "standings"}, figures
         assert json.loads(dumps(figures)) == figures, "figures are not plain JSON"
         for alert in figures.get("alerts") or []:
             assert {"kind", "level", "text"} <= set(alert), alert
         assert all(isinstance(line, str) and line for line in figures.get("lines") or []), figures
+        for row in figures.get("standings") or []:   # class leader-board rows (see GameSpec)
+            assert set(row) == {"seat", "rank_key", "columns"} and 0 <= row["seat"] < n_seats, row
+            assert row["rank_key"] and all(isinstance(x, numbers.Real) for x in row["rank_key"]), row
+            assert all(set(c) == {"label", "value"} and isinstance(c["value"], str) for c in row["columns"]), row
         for item in figures.get("queue") or []:
             assert {"title"} <= set(item) <= {"title", "detail", "quote"}, item
         if given is table:

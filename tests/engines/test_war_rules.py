@@ -110,7 +110,10 @@ def test_package_exposes_the_contract_and_its_spec():
     spec = war.GAME
     assert isinstance(spec, GameSpec) and engines.spec("war") is spec and engines.get("war") is war
     assert (spec.key, spec.title, spec.version) == ("war", "War", "war-4")
-    assert (spec.min_seats, spec.max_seats) == (2, 6)
+    # A run (Tournament, Survival) is played alone; every other mode by 2 to 6.
+    assert (spec.min_seats, spec.max_seats) == (1, 6)
+    assert spec.seat_range({"mode": "survival"}) == spec.seat_range({"mode": "tournament"}) == (1, 1)
+    assert spec.seat_range({"mode": "classic"}) == spec.seat_range({"mode": "power"}) == (2, 6)
     assert spec.blurb.endswith(".")
     options = {o.key: (o.default, o.choices) for o in spec.options}
     assert options["mode"] == ("classic", ("classic", "power", "wager", "power_wager", "tournament", "survival"))
@@ -132,13 +135,13 @@ def test_package_exposes_the_contract_and_its_spec():
     assert chosen["computer_level"] == "standard"
     assert spec.order_free == frozenset({"reveal", "autoplay"})
     assert spec.bot_levels == ("easy", "standard", "hard")
-    assert spec.data_versions == {"rulings.json": RULINGS_VERSION} and RULINGS_VERSION
+    assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1"} and RULINGS_VERSION
     assert spec.start_label == "Deal cards & start"
     assert (spec.ui.phone, spec.ui.board, spec.ui.facilitator, spec.ui.stylesheet) == \
         ("games/war/war.js", "games/war/war.js", None, "games/war/war.css")
     assert 4 <= len(spec.discussion) <= 6
     assert all(isinstance(q, str) and q.endswith("?") for q in spec.discussion)
-    assert spec.to_json()["data_versions"] == {"rulings.json": RULINGS_VERSION}
+    assert spec.to_json()["data_versions"] == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1"}
 
 
 def test_key_moments_cover_the_important_log_kinds():

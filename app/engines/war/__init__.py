@@ -1,18 +1,26 @@
 """War (Classic mode) as one game package: the `GAME` spec and the engine
 contract's functions (see app/engines/contract.py and engine.py)."""
-from ..contract import UI, GameSpec, Seating
-from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, TITLE, VERSION, actions, apply, bot,
+from ..contract import UI, Demo, GameSpec, Seating
+from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, RUN_MODES, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, upgrade, view)
 from .figures import figures
 from .rulings import RULINGS, RULINGS_VERSION
+from .runs import RUNS_VERSION
+
+
+def seats_for(options: dict) -> tuple[int, int]:
+    """A Tournament or Survival run is played alone; every other mode by 2 to 6."""
+    return (1, 1) if options.get("mode") in RUN_MODES else (MIN_SEATS, MAX_SEATS)
+
 
 GAME = GameSpec(
     key=KEY,
     title=TITLE,
     blurb=BLURB,
     version=VERSION,
-    min_seats=MIN_SEATS,
+    min_seats=1,                 # a run (Tournament, Survival) is played alone: see seats_for
     max_seats=MAX_SEATS,
+    seats_for=seats_for,
     seating=Seating(sizes=(2, 3, 4, 5, 6), default=4, minimum=2, solo_computers=1,
                     solo_label="Solo: each student against a computer"),
     options=tuple(OPTIONS),
@@ -30,14 +38,16 @@ GAME = GameSpec(
     },
     order_free=frozenset({"reveal", "autoplay"}),
     bot_levels=("easy", "standard", "hard"),
-    data_versions={"rulings.json": RULINGS_VERSION},
+    data_versions={"rulings.json": RULINGS_VERSION, "runs.json": RUNS_VERSION},
     rulings=tuple(RULINGS),
     figures=figures,
     # Log kinds worth a line in a debrief: the platform's own (start, kick,
     # pause, lock, end) and War's wars, knock-outs, carried pots, shuffles,
-    # sudden death, the clock running out, a match target reached and the end.
+    # sudden death, the clock running out, a match target reached and the end;
+    # a run's tables entered, won and lost.
     key_moments=frozenset({"start", "kick", "pause", "lock", "end", "war", "out", "carry",
-                           "shuffle", "sudden_death", "time_up", "target", "game_over"}),
+                           "shuffle", "sudden_death", "time_up", "target", "game_over",
+                           "run_enter", "run_won", "run_lost"}),
     discussion=(
         "Did anyone make a choice that changed who won? What does that tell you about "
         "chance and skill in War?",
@@ -51,6 +61,16 @@ GAME = GameSpec(
         "game ends), what would you change and what do you think would happen?",
     ),
     start_label="Deal cards & start",
+    # Solo runs from the home page, without an account (one seat, no computer seats:
+    # the run's opponents play inside its matches).
+    starts=(
+        Demo(options={"mode": "tournament", "computer_level": "standard"}, seats=("Challenger",), computers=(),
+             label="Tournament", key="tournament",
+             blurb="Climb a four-stage ladder of computer tables: pay to enter, win chips and unlock powers."),
+        Demo(options={"mode": "survival", "computer_level": "standard"}, seats=("Survivor",), computers=(),
+             label="Survival", key="survival",
+             blurb="Beat one computer table after another, each harder than the last, until you lose one."),
+    ),
     ui=UI(phone="games/war/war.js", board="games/war/war.js", facilitator=None,
           stylesheet="games/war/war.css"),
 )

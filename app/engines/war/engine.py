@@ -50,6 +50,7 @@ LENGTHS = {
     "first_to_100_points": ("points", 100),
 }
 MODES = ("classic", "power", "wager", "power_wager", "tournament", "survival")
+RUN_MODES = ("tournament", "survival")   # solo runs (runs.py): one player against computer tables
 LEVELS = ("easy", "standard", "hard")
 OPTIONS = [
     Option("mode", "Mode", "classic", MODES,
@@ -81,7 +82,8 @@ OPTIONS = [
 
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
-             "sudden_death", "time_up", "target", "end", "game_over") + wager.LOG_KINDS
+             "sudden_death", "time_up", "target", "end", "game_over",
+             "run_enter", "run_won", "run_lost", "match_over") + wager.LOG_KINDS  # runs.py, wager.py
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -203,8 +205,10 @@ def _length(s: dict) -> tuple[str, int]:
 
 def new(options: dict, seats: list[str], seed: int) -> dict:
     """Shuffle, number the cards in shuffled order, deal round-robin from seat 0."""
+    if (options or {}).get("mode") in RUN_MODES: return _runs.new(options, seats, seed)  # noqa: E701 (runs.py)
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        _fail("illegal", f"War needs {MIN_SEATS} to {MAX_SEATS} players.")
+        _fail("illegal", f"War needs {MIN_SEATS} to {MAX_SEATS} players (only a Tournament or Survival "
+                         "run is played alone).")
     rng = Rng.from_seed(seed)
     faces = {f"c{i}": face_code for i, face_code in enumerate(cards.shuffled_faces(rng))}
     decks = [[] for _ in seats]
@@ -274,6 +278,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
 def actions(state: dict, viewer) -> list[dict]:
     """A seat's moves, each with a label. The facilitator has none in War (the
     platform's own moderation and `finish` cover it); the board never acts."""
+    if "run" in state: return _runs.actions(state, viewer)  # noqa: E701 (runs.py)
     if state["status"] != "playing":
         return []
     if not _is_seat(state, viewer) or _is_out(state, viewer):
@@ -317,6 +322,7 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     """One seat's move, or the match clock's `time_up` (actor "system"). The
     platform strips labels first; a labelled action (as listed by `actions`)
     is accepted too."""
+    if "run" in state: return _runs.apply(state, actor, action)  # noqa: E701 (runs.py)
     if actor == SYSTEM and isinstance(action, dict) and action.get("type") == "time_up":
         return _time_up(state, action)
     seat = _seat_of(state, actor)
@@ -778,6 +784,7 @@ def upgrade(state: dict) -> dict:
 def finish(state: dict) -> tuple[dict, list[dict]]:
     """The teacher ends the game now: players still in are ranked by the timed
     tie-break order, and the result's reason is "ended_by_facilitator"."""
+    if "run" in state: return _runs.finish(state)  # noqa: E701 (runs.py)
     if state["status"] != "playing":
         _fail("game_over", "The game is over.")
     s = _copy_state(state)
@@ -822,6 +829,7 @@ def _prompt(s: dict, viewer) -> dict:
 
 
 def view(state: dict, viewer) -> dict:
+    if "run" in state: return _runs.view(state, viewer)  # noqa: E701 (runs.py)
     if viewer not in (BOARD, FACILITATOR) and not _is_seat(state, viewer):
         _fail("forbidden", "That player is not at this table.")
     s = state
@@ -888,6 +896,7 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
     actions; War leaves it no choice, so `rng` goes unused."""
+    if "run" in view["public"]: return _runs.bot(view, actions, rng)  # noqa: E701 (runs.py)
     if any(action.get("type") in wager.FIELDS for action in actions):
         return wager.bot(view, actions, rng)
     for action in actions:
@@ -915,6 +924,7 @@ def timers(state: dict) -> list[dict]:
     and the speed, so every new reveal owed (or a change of speed) gets a key
     of its own; a timer whose key is no longer listed is no longer due.
     """
+    if "run" in state: return _runs.timers(state)  # noqa: E701 (runs.py)
     if state["status"] != "playing":
         return []
     seconds = clock_seconds(state)
@@ -925,3 +935,6 @@ def timers(state: dict) -> list[dict]:
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
             for p in _waiting(state) if state["autoplay"][p]] + \
         (wager.timers(state, AUTO_DELAY) if "wager" in state else [])
+
+
+from . import runs as _runs  # noqa: E402  Tournament and Survival wrap matches of this engine

@@ -8,13 +8,49 @@ from __future__ import annotations
 from .engine import join_names
 
 
-def figures(table: dict) -> dict:
-    """progress = the leader's cards of the deck (of the target in a match to
-    so many cards; the leader's points of the target in a points match) and the
-    battle; turn = who still has to reveal (or bet, in Wager Battle); scores =
-    cards held (points in a points match), with chips in Wager Battle; alerts =
-    sudden death."""
+def run_figures(table: dict) -> dict:
+    """A solo run (Tournament, Survival): progress = tables cleared of the ladder,
+    one line = the stage reached and the chips, and a class leader-board row
+    ("standings": stage reached, chips, battles won; ranked by tables cleared,
+    then chips, then battles won)."""
     public = table["public"]
+    run = public["run"]
+    stages = run["stages"]
+    total = len(stages)
+    word = run["stage_word"]
+    current = stages[run["stage"]]
+    complete = bool(run["result"]) and run["result"]["reason"] == "run_complete"
+    if complete:
+        reached = "Champion" if run["kind"] == "tournament" else "Every table cleared"
+    else:
+        reached = f"{word.capitalize()} {run['stage'] + 1}: {current['name']}"
+        if current["state"] == "lost":
+            reached = "Out at " + reached
+    battles = f"{run['battles']} battle{'s' if run['battles'] != 1 else ''} won"
+    progress = {"value": run["cleared"], "goal": total,
+                "label": f"{run['cleared']} of {total} {word}s cleared", "detail": battles}
+    turn = None
+    if public["status"] == "playing":
+        doing = "is playing" if run["phase"] == "match" else "is about to enter"
+        turn = {"seats": [0], "names": [run["player"]], "text": f"{run['player']} {doing} {current['name']}"}
+    # One short line on the table's card (a class of runs has a table per student).
+    lines = [f"{reached} · {run['chips']} chips"]
+    standing = {"seat": 0, "rank_key": [run["cleared"], run["chips"], run["battles"]],
+                "columns": [{"label": "Stage reached", "value": reached},
+                            {"label": "Chips", "value": str(run["chips"])},
+                            {"label": "Battles won", "value": str(run["battles"])}]}
+    return {"progress": progress, "turn": turn, "lines": lines, "alerts": [], "standings": [standing]}
+
+
+def figures(table: dict) -> dict:
+    """A run's figures come from `run_figures`. Otherwise: progress = the
+    leader's cards of the deck (of the target in a match to so many cards; the
+    leader's points of the target in a points match) and the battle; turn = who
+    still has to reveal (or bet, in Wager Battle); scores = cards held (points in
+    a points match), with chips in Wager Battle; alerts = sudden death."""
+    public = table["public"]
+    if "run" in public:
+        return run_figures(table)
     players = public["players"]
     length = public.get("length") or {"kind": "elimination"}
     if length["kind"] == "points":

@@ -9,6 +9,7 @@
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import * as run from "./run.js";
 import * as wager from "/static/games/war/wager.js";
 
 const RED = new Set(["♥", "♦"]);
@@ -169,6 +170,7 @@ function logSection(entries, limit) {
 }
 
 export function render(root, payload, ctx) {
+  if (payload.view.public.run && !ctx.inRun) return run.render(root, payload, ctx, (r, p, c) => render(r, p, { ...c, inRun: true }));
   const pub = payload.view.public;
   const you = payload.seat;
   const player = ctx.role === "player";
@@ -201,6 +203,7 @@ export function render(root, payload, ctx) {
 
 // The end screen's scores (table.js endScreen) count cards, or points in a points match.
 export const scoreText = (n, payload) => {
+  if (payload && payload.view && payload.view.public && payload.view.public.run) return run.scoreText(n);
   if (wager.active(payload)) return wager.scoreText(n);
   const length = payload && payload.view && payload.view.public && payload.view.public.length;
   return plural(n, length && length.kind === "points" ? "point" : "card");
@@ -213,6 +216,7 @@ export function keys(payload) {
 }
 
 export function onKey(event, payload, ctx) {
+  if (payload.view.public.run && payload.view.public.run.phase !== "match") return run.onKey(event, payload, ctx);
   const mine = payload.view.private || {};
   if (wager.onKey(event, payload, ctx)) return true;
   if ((event.key === " " || event.key === "Enter") && !event.altKey) {

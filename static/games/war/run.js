@@ -1,0 +1,153 @@
+// War's solo runs (Tournament, Survival): the run around the matches. war.js hands
+// over every payload whose public view has a `run` (one line there); during a table
+// the match keeps War's own rendering, drawn by war.js into a part of the page this
+// module keeps, under a slim bar with the run's stage, chips and battles won.
+// Between tables: the summary of the table just played, the ladder (route) with
+// every stage's opponents, entry, prize and unlocks, what is unlocked, and the
+// labelled actions (Enter / Retry, a perk's variant, Stop) at the bottom.
+//
+// payload.view.public.run: see app/engines/war/runs.py `progress`.
+import { h, preserveFocus, replace } from "/static/js/dom.js";
+import * as shared from "/static/js/table.js";
+
+// The run's own stylesheet, once (War's module loads only war.css).
+function style() {
+  if (document.querySelector("link[data-war-run]")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/games/war/run.css", dataset: { warRun: "1" } }));
+}
+
+const refusal = shared.refusals(".war-run");
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function title(run, i) {
+  const word = run.stage_word[0].toUpperCase() + run.stage_word.slice(1);
+  return `${word} ${i + 1}: ${run.stages[i].name}`;
+}
+
+const STATE_TEXT = { cleared: "cleared", current: "next", lost: "lost", ahead: "" };
+const STATE_MARK = { cleared: "✓", current: "▶", lost: "✗", ahead: "·" };
+
+function power(id) {
+  return id.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+}
+
+// The slim bar above a match: where the run stands.
+function bar(run) {
+  return h("section", { class: "run-bar", "aria-label": `${run.title} progress` },
+    h("span", { class: "run-title" }, run.title),
+    h("span", { class: "run-where" }, title(run, run.stage)),
+    h("span", { class: "run-figure" }, plural(run.chips, "chip")),
+    h("span", { class: "run-figure" }, `${plural(run.battles, "battle")} won`),
+    h("ol", { class: "run-dots", "aria-label": "Ladder" }, run.stages.map((st, i) =>
+      h("li", { class: `run-dot ${st.state}`, title: title(run, i) },
+        h("span", { "aria-hidden": "true" }, STATE_MARK[st.state]),
+        h("span", { class: "visually-hidden" }, `${title(run, i)} ${STATE_TEXT[st.state]}`)))));
+}
+
+// The ladder in full: every stage with its table and stakes.
+function ladder(run, compact) {
+  return h("ol", { class: "run-ladder" + (compact ? " compact" : ""), "aria-label": `${run.title} ladder` },
+    run.stages.map((st, i) => h("li", { class: `run-stage ${st.state}` },
+      h("p", { class: "run-stage-name" }, h("span", { class: "run-mark", "aria-hidden": "true" }, STATE_MARK[st.state]), " ",
+        title(run, i), STATE_TEXT[st.state] ? h("span", { class: `badge run-badge ${st.state}` }, STATE_TEXT[st.state]) : null),
+      h("p", { class: "run-stage-detail" },
+        `${plural(st.opponents.length, "opponent")} (${st.level}) · ${st.length}`
+        + (st.entry ? ` · entry ${st.entry}` : "") + ` · prize ${st.prize}`),
+      !compact && st.unlocks.length ? h("p", { class: "run-stage-unlocks" }, `Unlocks ${st.unlocks.join(", ")}`) : null)));
+}
+
+// What the table just played gave.
+function summary(run, you) {
+  const s = run.summary;
+  if (!s) {
+    return h("section", { class: "card run-summary", "aria-label": "Your run" },
+      h("h2", {}, `${run.title}: ${plural(run.stages.length, run.stage_word)}`),
+      h("p", {}, run.kind === "tournament"
+        ? `You start with ${plural(run.chips, "chip")}. Pay each stage's entry, win to take its prize and unlock powers. A lost stage may be retried while your chips cover the entry.`
+        : "Beat each table to move on to a harder one. Your progress stays with you; the first table you lose ends the run."));
+  }
+  const who = you ? "You" : run.player;
+  const unlocked = s.unlocked.powers.map(power).concat(run.perks.filter((p) => s.unlocked.perks.includes(p.id)).map((p) => p.title));
+  return h("section", { class: "card run-summary " + (s.won ? "won" : "lost"), "aria-label": "Last table" },
+    h("h2", {}, `${who} ${s.won ? "won" : "lost"} ${title(run, s.stage)}`),
+    h("p", {}, (s.won ? "" : `${s.winners.join(" and ")} won the table. `)
+      + `${who} won ${s.battles} of ${plural(s.battles_played, "battle")}.`),
+    s.won ? h("p", { class: "run-gain" }, `+${s.prize} chips` + (unlocked.length ? ` · unlocked ${unlocked.join(", ")}` : "")) : null);
+}
+
+function unlocks(run) {
+  return h("section", { class: "card run-unlocks", "aria-label": "Unlocked" },
+    h("h2", { class: "small-heading" }, "Unlocked"),
+    h("p", {}, h("strong", {}, "Powers: "), run.powers.length ? run.powers.map(power).join(", ") : "none yet"),
+    run.perks.length ? h("ul", { class: "run-perks" }, run.perks.map((p) => h("li", {}, h("strong", {}, p.title), ` · ${p.text}`))) : null);
+}
+
+function figures(run) {
+  return h("p", { class: "run-figures" },
+    h("span", {}, h("strong", {}, String(run.chips)), run.chips === 1 ? " chip" : " chips"),
+    h("span", {}, h("strong", {}, String(run.cleared)), ` of ${run.stages.length} cleared`),
+    h("span", {}, h("strong", {}, String(run.battles)), run.battles === 1 ? " battle won" : " battles won"));
+}
+
+function controls(payload, ctx) {
+  const acts = payload.actions;
+  if (!acts.length) return null;
+  return h("section", { class: "card run-controls thumb-zone", "aria-label": "Next table" },
+    h("p", { class: "error act-error", role: "alert" }, refusal.text()),
+    acts.map((a, i) => h("button", {
+      type: "button", class: a.type === "enter" && i === 0 ? "primary run-enter" : "secondary",
+      dataset: { focusKey: `run-${a.type}-${a.perk || ""}` }, onclick: () => refusal.send(ctx, a),
+    }, a.label)));
+}
+
+// The run between tables (and at its end for the board and the teacher).
+function between(root, payload, ctx) {
+  const run = payload.view.public.run;
+  const player = ctx.role === "player";
+  const board = ctx.role === "board";
+  const head = h("div", { class: "run-head" },
+    h("h2", { class: "run-heading" }, board ? `${run.title} · ${run.player}` : run.title),
+    figures(run),
+    h("p", { class: "hint", "aria-live": "polite" }, payload.view.prompt.text));
+  const body = board
+    ? [head, h("div", { class: "run-board-grid" }, h("div", {}, summary(run, false), unlocks(run)), ladder(run, true))]
+    : [head, summary(run, player), player ? controls(payload, ctx) : null, ladder(run, player), unlocks(run)];
+  // On the phone the next action sits under the thumb: after the summary, before the long ladder.
+  preserveFocus(root, () => replace(root, h("div", { class: `war-run war-run-${ctx.role}` }, body)));
+}
+
+export function render(root, payload, ctx, war) {
+  style();
+  const run = payload.view.public.run;
+  if (run.phase !== "match") {
+    root.runMatch = null;
+    between(root, payload, ctx);
+    return;
+  }
+  // A table being played: the bar, then War's own rendering of the match.
+  if (!root.runMatch || !root.contains(root.runMatch)) {
+    root.runBar = h("div", { class: "run-bar-wrap" });
+    root.runMatch = h("div", { class: "run-match" });
+    replace(root, h("div", { class: `war-run war-run-${ctx.role} in-match` }, root.runBar, root.runMatch));
+  }
+  replace(root.runBar, bar(run));
+  war(root.runMatch, payload, ctx);
+}
+
+// The end screen's score: a run counts chips.
+export const scoreText = (n) => plural(n, "chip");
+
+// Enter (or Retry) the next table with Enter or Space between tables (during a
+// table War's own keys apply).
+export function onKey(event, payload, ctx) {
+  if ((event.key === " " || event.key === "Enter") && !event.altKey) {
+    if (event.target.closest("button")) return false;
+    const enter = payload.actions.find((a) => a.type === "enter" && !a.perk);
+    if (enter) ctx.act(enter);
+    return Boolean(enter);
+  }
+  return false;
+}

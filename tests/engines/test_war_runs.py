@@ -1,0 +1,441 @@
+"""War's solo runs (app/engines/war/runs.py): Tournament and Survival.
+
+Rule tests walk concrete runs (entry costs, unlocks, the retry rule, Survival
+ending at a loss, progress kept between tables, opponents' privacy); the
+property sweep plays seeded runs with War's bot for the player too (most seeds
+are marked slow).
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from app.engines import war
+from app.engines.contract import IllegalAction, strip_label
+from app.engines.war import engine as E
+from app.engines.war import runs as R
+
+from .properties import play_random_game, replay
+from .test_war_properties import scramble as scramble_match
+
+REVEAL = {"type": "reveal"}
+ENTER = {"type": "enter"}
+
+
+def rulings(entries: list[dict]) -> list[str]:
+    return [e["id"] for e in entries if e["t"] == "ruling"]
+
+
+def play_table(state: dict) -> tuple[dict, list[dict]]:
+    """Reveal until the current table is over; returns the state and every log entry."""
+    entries = []
+    while state["status"] == "playing" and state["run"]["phase"] == "match":
+        state, more = war.apply(state, 0, REVEAL)
+        entries += more
+    return state, entries
+
+
+def first_seed(kind: str, outcomes: list[bool], start: int = 0) -> int:
+    """A seed whose first tables end as `outcomes` says (True: won), entering each time."""
+    for seed in range(start, start + 400):
+        s = war.new({"mode": kind}, ["Ana"], seed)
+        ok = True
+        for want in outcomes:
+            if s["status"] != "playing":
+                ok = False
+                break
+            s, _ = war.apply(s, 0, ENTER)
+            s, _ = play_table(s)
+            if s["run"]["summary"]["won"] != want:
+                ok = False
+                break
+        if ok:
+            return seed
+    raise AssertionError(f"no seed in range gives {outcomes}")
+
+
+# --------------------------------------------------------------------------
+# The data file
+
+def test_the_data_file_loads_and_describes_both_runs():
+    data = R.RUNS
+    assert data["version"] == "war-runs-1" == war.GAME.data_versions["runs.json"]
+    assert len(data["tournament"]["stages"]) == 4
+    survival = data["survival"]["stages"]
+    assert len(survival) >= 4
+    for before, after in zip(survival, survival[1:]):
+        assert len(after["opponents"]) >= len(before["opponents"])
+        assert E.LEVELS.index(after["level"]) >= E.LEVELS.index(before["level"])
+    # Every unlock and opponent power is one of the plan's power ids, and every id is
+    # unlocked somewhere in each run (or held from its start).
+    for kind in R.RUN_MODES:
+        run = data[kind]
+        got = set(run["powers"]) | {p for st in run["stages"] for p in st["unlocks"]["powers"]}
+        assert got == set(R.POWER_IDS), kind
+        for st in run["stages"]:
+            assert st["mode"] == "classic"          # power and wager stages once those modes exist
+            assert E.LENGTHS[st["length"]] == ("cards", 30)   # short enough for a lesson
+
+
+def broken(tmp_path: Path, change) -> Path:
+    data = json.loads(R._PATH.read_text())
+    change(data)
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["tournament"]["stages"].pop(), "four-stage ladder"),
+    (lambda d: d["tournament"]["stages"][0].update(mode="chess"), "mode must be"),
+    (lambda d: d["tournament"]["stages"][0].update(level="brutal"), "level must be"),
+    (lambda d: d["tournament"]["stages"][0].update(entry=-5), "entry must be"),
+    (lambda d: d["tournament"]["stages"][1]["unlocks"]["powers"].append("laser"), "unlocks lists"),
+    (lambda d: d["survival"]["stages"][1].update(opponents=["Pip"], level="easy", opponent_powers=[]),
+     "harder than the one before"),
+    (lambda d: d["survival"]["stages"][0].update(entry=5), "free to enter"),
+    (lambda d: d["survival"]["stages"][0].update(opponents=["A", "B", "C", "D", "E", "F"]), "opponent names"),
+    (lambda d: d["perks"][0]["options"].update(energy_start=99), "not a War option value"),
+    (lambda d: d["tournament"]["stages"][0].update(name="<b>Bronze</b>"), "plain name"),
+    (lambda d: d.pop("survival"), "expected exactly the keys"),
+])
+def test_a_broken_data_file_is_refused_with_a_reason(tmp_path, change, message):
+    with pytest.raises(ValueError, match=message):
+        R.load_runs(broken(tmp_path, change))
+
+
+# --------------------------------------------------------------------------
+# Seats
+
+def test_a_run_is_played_alone_and_a_match_is_not():
+    with pytest.raises(IllegalAction, match="played by one person"):
+        war.new({"mode": "survival"}, ["Ana", "Ben"], 1)
+    with pytest.raises(IllegalAction, match="War needs 2 to 6 players"):
+        war.new({"mode": "classic"}, ["Ana"], 1)
+    s = war.new({"mode": "tournament"}, ["Ana"], 1)
+    assert s["run"]["phase"] == "between" and s["match"] is None and war.result(s) is None
+    for viewer in ("board", "facilitator", 1):
+        assert war.actions(s, viewer) == []
+    with pytest.raises(IllegalAction) as err:
+        war.view(s, 1)
+    assert err.value.code == "forbidden"
+    with pytest.raises(IllegalAction) as err:
+        war.apply(s, "board", ENTER)
+    assert err.value.code == "forbidden"
+
+
+# --------------------------------------------------------------------------
+# Entry costs, unlocks, retries
+
+def test_entering_a_tournament_stage_pays_its_entry():
+    s = war.new({"mode": "tournament"}, ["Ana"], 3)
+    assert s["run"]["chips"] == 100
+    listed = war.actions(s, 0)
+    assert listed[0] == {"type": "enter", "label": "Enter Stage 1: Bronze Table (entry 20 chips)"}
+    assert listed[-1]["type"] == "stop"
+    with pytest.raises(IllegalAction, match="Enter the next table first"):
+        war.apply(s, 0, REVEAL)
+    with pytest.raises(IllegalAction, match="not yours"):
+        war.apply(s, 0, {"type": "enter", "perk": "long_match"})    # not unlocked yet
+    s2, log = war.apply(s, 0, ENTER)
+    assert s["run"]["chips"] == 100 and s["match"] is None          # the input is untouched
+    assert s2["run"]["chips"] == 80 and s2["run"]["phase"] == "match" and s2["run"]["tries"] == 1
+    assert "war.run_entry" in rulings(log) and "war.run_opponent_order" in rulings(log)
+    assert [e for e in log if e["t"] == "run_enter"][0]["text"] == \
+        "Ana enters Stage 1: Bronze Table, paying 20 chips: against Rookie Rita."
+    match = s2["match"]
+    assert match["names"] == ["Ana", "Rookie Rita"] and match["options"]["mode"] == "classic"
+    assert match["options"]["length"] == "first_to_30_cards" and match["options"]["computer_level"] == "easy"
+    # The opponent has already revealed; the player's actions are the match's own.
+    assert match["taps"] == [1]
+    assert [a["type"] for a in war.actions(s2, 0)] == ["reveal", "autoplay", "autoplay", "autoplay"]
+    with pytest.raises(IllegalAction, match="Finish this table first"):
+        war.apply(s2, 0, ENTER)
+
+
+def test_winning_a_stage_pays_the_prize_and_unlocks_powers_and_perks():
+    seed = first_seed("tournament", [True])
+    s = war.new({"mode": "tournament"}, ["Ana"], seed)
+    s, _ = war.apply(s, 0, ENTER)
+    s, log = play_table(s)
+    run = s["run"]
+    assert run["phase"] == "between" and run["stage"] == 1 and run["cleared"] == 1 and run["tries"] == 0
+    assert run["chips"] == 100 - 20 + 60
+    assert run["powers"] == ["boost", "shield", "scout", "recovery", "drain"]
+    assert run["perks"] == ["extra_energy"]
+    won = [e for e in log if e["t"] == "run_won"][0]
+    assert won["text"] == ("Ana wins Stage 1: Bronze Table, takes the 60-chip prize and unlocks Recovery, "
+                           "Drain and Extra energy.")
+    assert run["summary"]["won"] and run["summary"]["unlocked"] == {"powers": ["recovery", "drain"],
+                                                                   "perks": ["extra_energy"]}
+    # The perk reaches the next table's options (it matters in Power War stages).
+    s2, _ = war.apply(s, 0, ENTER)
+    assert s2["match"]["options"]["energy_start"] == 5
+    assert s2["match"]["names"] == ["Ana", "Steady Sam", "Careful Cleo"]
+    assert s2["run"]["chips"] == 140 - 40
+
+
+def test_an_optional_perk_offers_a_longer_match():
+    seed = first_seed("tournament", [True, True])
+    s = war.new({"mode": "tournament"}, ["Ana"], seed)
+    for _ in range(2):
+        s, _ = war.apply(s, 0, ENTER)
+        s, _ = play_table(s)
+    assert "long_match" in s["run"]["perks"]
+    labels = [a["label"] for a in war.actions(s, 0)]
+    assert labels == ["Enter Stage 3: Gold Table (entry 60 chips)",
+                      "Enter Stage 3: Gold Table with Longer match (entry 60 chips)",
+                      "Stop the run here and keep your progress"]
+    longer, _ = war.apply(s, 0, {"type": "enter", "perk": "long_match"})
+    plain, _ = war.apply(s, 0, ENTER)
+    assert longer["match"]["options"]["length"] == "first_to_25_points"
+    assert plain["match"]["options"]["length"] == "first_to_30_cards"
+
+
+def test_a_lost_tournament_stage_may_be_retried_while_the_chips_cover_it():
+    seed = first_seed("tournament", [False])
+    s = war.new({"mode": "tournament"}, ["Ana"], seed)
+    s, _ = war.apply(s, 0, ENTER)
+    s, log = play_table(s)
+    assert s["status"] == "playing" and s["run"]["phase"] == "between" and s["run"]["stage"] == 0
+    assert s["run"]["chips"] == 80 and s["run"]["tries"] == 1 and s["run"]["cleared"] == 0
+    assert [e["text"] for e in log if e["t"] == "run_lost"] == ["Ana loses Stage 1: Bronze Table."]
+    assert war.actions(s, 0)[0]["label"] == "Retry Stage 1: Bronze Table (entry 20 chips)"
+    assert war.view(s, 0)["prompt"]["text"] == "Retry Stage 1: Bronze Table when you are ready"
+    s, log = war.apply(s, 0, ENTER)
+    assert "war.run_retry" in rulings(log) and s["run"]["chips"] == 60 and s["run"]["tries"] == 2
+
+
+def test_a_tournament_run_ends_when_no_retry_can_be_paid():
+    for seed in range(200):
+        s = war.new({"mode": "tournament"}, ["Ana"], seed)
+        while s["status"] == "playing" and s["run"]["stage"] == 0:
+            s, _ = war.apply(s, 0, ENTER)
+            s, log = play_table(s)
+        if s["status"] == "ended":
+            break
+    else:
+        raise AssertionError("no seed lost five Bronze Table tries")
+    assert s["run"]["tries"] == 5 and s["run"]["chips"] == 0      # 100 chips: five entries of 20
+    assert war.result(s)["reason"] == "run_lost"
+    ended = [e for e in log if e["t"] == "game_over"][0]
+    assert ended["text"] == "Ana cannot pay to retry Stage 1: Bronze Table: the run is over."
+    assert war.view(s, 0)["prompt"]["text"] == "The run is over: 0 stages cleared."
+
+
+def test_survival_ends_at_the_first_lost_table_and_keeps_the_progress_made():
+    seed = first_seed("survival", [True, False])
+    s = war.new({"mode": "survival"}, ["Ana"], seed)
+    assert war.actions(s, 0)[0]["label"] == "Enter Table 1: Warm-up"   # free to enter
+    s, log = war.apply(s, 0, ENTER)
+    assert "war.run_entry" not in rulings(log)
+    s, _ = play_table(s)
+    battles_first = s["run"]["battles"]
+    assert s["run"]["cleared"] == 1 and s["run"]["chips"] == 10 and s["run"]["powers"][-1] == "scout"
+    assert battles_first == s["match"]["wins"][0] > 0
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["names"] == ["Ana", "Pip", "Moss"] and s["run"]["chips"] == 10
+    s, log = play_table(s)
+    assert s["status"] == "ended" and "war.run_survival_loss" in rulings(log)
+    res = war.result(s)
+    assert res == {"winners": [], "ranking": [0], "scores": [10], "reason": "run_lost"}
+    assert s["run"]["battles"] == battles_first + s["match"]["wins"][0]
+    assert [h["won"] for h in s["run"]["history"]] == [True, False]
+    stages = war.view(s, "board")["public"]["run"]["stages"]
+    assert [st["state"] for st in stages[:3]] == ["cleared", "lost", "ahead"]
+
+
+def test_stopping_between_tables_ends_the_run_with_its_progress():
+    s = war.new({"mode": "survival"}, ["Ana"], 5)
+    s, log = war.apply(s, 0, {"type": "stop"})
+    assert rulings(log) == ["war.run_stop"] and war.result(s)["reason"] == "run_stopped"
+    with pytest.raises(IllegalAction) as err:
+        war.apply(s, 0, ENTER)
+    assert err.value.code == "game_over"
+
+
+def test_the_teacher_ends_a_run_in_the_middle_of_a_table():
+    s = war.new({"mode": "tournament"}, ["Ana"], 5)
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, REVEAL)
+    s2, log = war.finish(s)
+    assert war.result(s2)["reason"] == "ended_by_facilitator" and s2["match"]["status"] == "ended"
+    assert "war.facilitator_end" in rulings(log)
+
+
+def test_the_computer_level_option_shifts_every_table():
+    s = war.new({"mode": "survival", "computer_level": "hard"}, ["Ana"], 5)
+    s, log = war.apply(s, 0, ENTER)
+    assert s["match"]["options"]["computer_level"] == "standard"       # easy, one step harder
+    assert "war.run_levels" in rulings(log)
+    easy = war.new({"mode": "survival", "computer_level": "easy"}, ["Ana"], 5)
+    assert war.view(easy, 0)["public"]["run"]["stages"][-1]["level"] == "standard"   # hard, one easier
+
+
+def test_auto_play_carries_to_the_next_table_and_its_timers_are_the_runs():
+    seed = first_seed("survival", [True])
+    s = war.new({"mode": "survival"}, ["Ana"], seed)
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, {"type": "autoplay", "speed": 4})
+    [timer] = war.timers(s)
+    assert timer["key"].startswith("run1:auto:0:") and timer["actor"] == 0 and timer["action"] == REVEAL
+    s, _ = play_table(s)
+    assert war.timers(s) == []                     # between tables nothing runs by itself
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["autoplay"][0] == 4 and war.timers(s)[0]["key"].startswith("run2:auto:0:")
+
+
+# --------------------------------------------------------------------------
+# Views and privacy
+
+def test_views_show_the_match_with_the_run_and_the_board_sees_no_private_part():
+    s = war.new({"mode": "tournament"}, ["Ana"], 7)
+    between = war.view(s, 0)
+    assert set(between["public"]) == {"game", "mode", "status", "run", "result"}
+    assert between["prompt"] == {"waiting_for": [0], "text": "Enter Stage 1: Bronze Table when you are ready"}
+    run = between["public"]["run"]
+    assert run["kind"] == "tournament" and run["chips"] == 100 and run["can_enter"]
+    assert [st["state"] for st in run["stages"]] == ["current", "ahead", "ahead", "ahead"]
+    s, _ = war.apply(s, 0, ENTER)
+    seen = war.view(s, 0)
+    assert seen["public"]["mode"] == "classic" and seen["public"]["run"]["phase"] == "match"
+    assert [p["name"] for p in seen["public"]["players"]] == ["Ana", "Rookie Rita"]
+    assert seen["private"]["seat"] == 0
+    assert war.view(s, "board")["private"] == {}
+
+
+def test_opponents_see_only_their_own_seats_view(monkeypatch):
+    made = {}
+    real_view = E.view
+
+    def recording_view(state, viewer):
+        out = real_view(state, viewer)
+        made[id(out)] = (state, viewer)
+        return out
+
+    shown = []
+
+    def spy(view, listed, rng):
+        state, viewer = made[id(view)]
+        shown.append(viewer)
+        assert "run" not in state, "an opponent was shown the run, not its match"
+        assert view["private"]["seat"] == viewer and viewer >= 1
+        assert all(a in E.actions(state, viewer) for a in listed)
+        # No card the seat may not see is anywhere in what it is shown.
+        hidden = {cid for deck in state["decks"] for cid in deck}
+        hidden |= {item["id"] for item in state["pot"] if item["down"]}
+        assert not hidden & set(json.dumps(view).replace('"', " ").split()), "a hidden card id reached a bot"
+        return E.bot(view, listed, rng)
+
+    monkeypatch.setattr(E, "view", recording_view)
+    monkeypatch.setattr(R, "_bot", spy)
+    s = war.new({"mode": "survival"}, ["Ana"], first_seed("survival", [True]))
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = play_table(s)
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = play_table(s)
+    assert {1, 2} <= set(shown)
+
+
+def test_replaying_a_run_gives_its_snapshot():
+    rng = random.Random(4)
+    s = war.new({"mode": "tournament"}, ["Ana"], 11)
+    history = []
+    while war.result(s) is None and len(history) < 3000:
+        action = strip_label(war.bot(war.view(s, 0), war.actions(s, 0), rng))
+        history.append((0, action))
+        s, _ = war.apply(s, 0, action)
+    snapshot = json.loads(json.dumps(s))
+    assert replay(war, {"mode": "tournament"}, ["Ana"], 11, history) == snapshot
+
+
+# --------------------------------------------------------------------------
+# The property sweep: seeded runs with War's bot for the player too
+
+def secret_ids(state: dict, viewer) -> set:
+    match = state.get("match")
+    if match is None:
+        return set()
+    hidden = {cid for deck in match["decks"] for cid in deck}
+    hidden.update(item["id"] for item in match["pot"] if item["down"])
+    return hidden
+
+
+def scramble(state: dict, seat: int, rng: random.Random) -> dict:
+    """The run with everything the player cannot see permuted (inside its match)."""
+    s = E._copy(state)
+    if s["match"] is not None:
+        s["match"] = scramble_match(s["match"], seat, rng)
+    s["rng"] = rng.getrandbits(64)
+    s["run"]["bots"] = [rng.getrandbits(64) for _ in s["run"]["bots"]]
+    return s
+
+
+def mostly_bot(moves, rng):
+    """The player's bot most of the time; now and then any listed move (auto-play,
+    stopping, the teacher's finish)."""
+    mine = [m for m in moves if m[0] == 0]
+    if mine and rng.random() < 0.97:
+        choice = war.bot(war.view(STATE[0], 0), [a for _, a in mine], rng)
+        if choice is not None:
+            return 0, choice
+    return rng.choice(moves)
+
+
+STATE = [None]
+
+
+def invariant(state: dict) -> None:
+    STATE[0] = state
+    run = state["run"]
+    assert run["chips"] >= 0 and 0 <= run["cleared"] <= len(R._stages(state))
+    assert run["battles"] >= 0
+    if state["match"] is not None and state["match"]["status"] == "playing":
+        held = [c for d in state["match"]["decks"] for c in d] + [i["id"] for i in state["match"]["pot"]]
+        assert sorted(held) == sorted(state["match"]["faces"])
+
+
+def sweep(kind: str, seed: int) -> dict:
+    played = play_random_game(war, seats=["Ana"], seed=seed, options={"mode": kind}, secret_ids=secret_ids,
+                              scramble=scramble, invariant=invariant, choose=mostly_bot, full_every=13,
+                              max_steps=20_000)
+    res = war.result(played.state)
+    assert res["ranking"] == [0] and res["scores"] == [played.state["run"]["chips"]]
+    assert res["reason"] in {"run_complete", "run_lost", "run_stopped", "ended_by_facilitator"}
+    assert (res["winners"] == [0]) == (res["reason"] == "run_complete")
+    kinds = {e["t"] for e in played.log}
+    assert kinds - {"ruling"} <= set(E.LOG_KINDS)
+    return res
+
+
+@pytest.mark.parametrize("kind", R.RUN_MODES)
+@pytest.mark.parametrize("seed", range(3))
+def test_seeded_runs_keep_the_contract(kind, seed):
+    sweep(kind, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", R.RUN_MODES)
+def test_many_seeded_runs_keep_the_contract(kind):
+    reasons = {}
+    for seed in range(3, 43):
+        reason = sweep(kind, seed)["reason"]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    assert reasons.get("run_lost", 0) > 0
+
+
+def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):
+    # No shipped stage is timed; one switched to 3 minutes shows that the clock works.
+    monkeypatch.setitem(R.RUNS["survival"]["stages"][0], "length", "3_minutes")
+    s = war.new({"mode": "survival"}, ["Ana"], 2)
+    s, _ = war.apply(s, 0, ENTER)
+    assert {"key": "run1:clock:180", "after": 180, "actor": "system", "action": {"type": "time_up"}} \
+        in war.timers(s)
+    s, log = war.apply(s, "system", {"type": "time_up"})
+    assert s["run"]["phase"] in ("between", "over") and s["match"]["result"]["reason"] == "time_up"
+    assert "war.time_up" in rulings(log) and [e["t"] for e in log].count("game_over") <= 1
+    with pytest.raises(IllegalAction):
+        war.apply(s, "system", {"type": "time_up"})

@@ -1,0 +1,108 @@
+"""A War Survival run in a real browser, on a 360-px phone: opened from the home page
+without an account, the first table played by tapping the deck (a short "first to
+30 cards" table; a lost first table just opens another run), the summary between
+tables, the second table entered with the progress kept, across a reload too, and
+finished on auto-play.
+The board of the same table is looked at as well (screenshots in test-artifacts/)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import PHONE, browser, no_dialogs, shot, start_server  # noqa: F401
+
+pytestmark = pytest.mark.browser
+
+TRIES = 10   # each try wins its first table about half the time
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = start_server(tmp_path_factory.mktemp("runs"), DEMO_PER_CLIENT="50")
+    yield srv
+    srv.stop()
+
+
+def open_survival(page, url):
+    page.goto(url + "/")
+    page.get_by_role("button", name="Survival: War").click()
+    page.get_by_role("button", name="Enter Table 1: Warm-up").wait_for(timeout=15_000)
+
+
+def play_first_table(page) -> bool:
+    """Enter the first table and tap the deck until it is over; True when it is won."""
+    page.get_by_role("button", name="Enter Table 1: Warm-up").click()
+    page.locator(".run-bar").wait_for()
+    won = page.get_by_role("button", name="Enter Table 2: Two of a kind")
+    over = page.get_by_text("The game is over.")
+    for _ in range(2000):
+        if won.is_visible():
+            return True
+        if over.is_visible():
+            return False
+        deck = page.locator(".deck-button:not([disabled])")
+        try:
+            if deck.count():
+                deck.click(timeout=1000)
+        except Exception:   # the deck was redrawn under the click: look again
+            pass
+        page.wait_for_timeout(30)
+    raise AssertionError("the first table did not end")
+
+
+def test_a_survival_run_across_two_tables_on_a_phone(server, browser):  # noqa: F811
+    page = browser.new_context(**PHONE).new_page()
+    dialogs = no_dialogs(page)
+    for attempt in range(TRIES):
+        open_survival(page, server.url)
+        if attempt == 0:
+            assert page.get_by_text("Beat each table to move on to a harder one").is_visible()
+            shot(page, "war-run-phone-start")
+        if play_first_table(page):
+            break
+        shot(page, "war-run-phone-lost")
+    else:
+        raise AssertionError(f"no first table won in {TRIES} runs")
+    summary = page.locator(".run-summary")
+    assert re.search(r"You won Table 1: Warm-up", summary.inner_text())
+    assert "+10 chips" in summary.inner_text() and "Scout" in summary.inner_text()
+    assert page.locator(".run-figures").inner_text().startswith("10 chips")
+    # The next action is on screen without scrolling.
+    box = page.get_by_role("button", name="Enter Table 2: Two of a kind").bounding_box()
+    assert box and box["y"] + box["height"] <= 740
+    shot(page, "war-run-phone-between")
+
+    page.get_by_role("button", name="Enter Table 2: Two of a kind").click()
+    bar = page.locator(".run-bar")
+    bar.filter(has_text="Table 2: Two of a kind").wait_for()
+    assert "10 chips" in bar.inner_text()
+    # Two opponents now.
+    seats = page.locator(".war-seat .seat-name").all_inner_texts()
+    assert seats == ["Survivor", "Pip", "Moss"]
+    shot(page, "war-run-phone-table2")
+
+    # Progress is kept across a reload (the seat's token).
+    page.reload()
+    bar = page.locator(".run-bar")
+    bar.filter(has_text="Table 2: Two of a kind").wait_for(timeout=15_000)
+    assert "10 chips" in bar.inner_text()
+    table = page.url.rstrip("/").rsplit("/", 1)[-1]
+    board = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    board.goto(f"{server.url}/board/{table}")
+    board.locator(".run-bar").filter(has_text="Table 2: Two of a kind").wait_for(timeout=15_000)
+    shot(board, "war-run-board-1080")
+    board.set_viewport_size({"width": 1280, "height": 720})
+    board.wait_for_timeout(300)
+    shot(board, "war-run-board-720")
+
+    # Auto-play finishes the second table: the run goes on to table 3 or ends there.
+    page.get_by_role("button", name="Turn auto-play on (speed 4)").click()
+    page.get_by_role("button", name="Enter Table 3: Sharp eyes").or_(page.get_by_text("The game is over.")) \
+        .first.wait_for(timeout=60_000)
+    shot(page, "war-run-phone-after-table2")
+    board.locator(".war-run, .end-screen").first.wait_for()
+    shot(board, "war-run-board-after-table2")
+    assert dialogs == []
+    board.context.close()
+    page.context.close()
