@@ -26,6 +26,7 @@ import hashlib
 
 from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
 from . import cards
+from . import control  # hold, resume, restart (keys): hook lines marked "control"
 from .rulings import rule
 
 KEY = "war"
@@ -82,6 +83,7 @@ OPTIONS = [
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
              "sudden_death", "time_up", "target", "end", "game_over")
+LOG_KINDS += control.LOG_KINDS
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -226,6 +228,7 @@ def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_
 
 def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[list[str]],
                    rng_state: int) -> dict:
+    options, computers = control.take_computers(options)
     n = len(seats)
     s = {
         "game": KEY,
@@ -258,6 +261,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
         "last": None,               # summary of the last resolution
         "result": None,
     }
+    control.setup(s, computers)
     _start_battle(s)  # the first position is recorded; it cannot be a repeat
     return s
 
@@ -270,6 +274,8 @@ def actions(state: dict, viewer) -> list[dict]:
     platform's own moderation and `finish` cover it); the board never acts."""
     if state["status"] != "playing":
         return []
+    if (blocked := control.blocked_actions(state, viewer)) is not None:
+        return blocked
     if not _is_seat(state, viewer) or _is_out(state, viewer):
         return []
     listed = []
@@ -285,6 +291,7 @@ def actions(state: dict, viewer) -> list[dict]:
                 f"Turn auto-play on (speed {sp})" if current == 0 else
                 f"Switch auto-play to speed {sp}")
         listed.append(label({"type": "autoplay", "speed": sp}, text))
+    listed += control.actions(state, viewer)
     return listed
 
 
@@ -294,6 +301,7 @@ def _check_payload(action) -> str:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
     fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}}
+    fields.update(control.FIELDS)
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
@@ -317,6 +325,8 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     if isinstance(action, dict) and isinstance(action.get("label"), str):
         action = strip_label(action)
     kind = _check_payload(action)
+    if control.handles(state, seat, kind):
+        return control.apply(state, seat, action)
     if _is_out(state, seat):
         _fail("not_your_turn", "You are out of this game.")
     s = _copy_state(state)
@@ -787,6 +797,8 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = "Game over."
         return prompt([], text)
+    if (paused := control.held_prompt(s, viewer)) is not None:
+        return paused
     waiting = _waiting(s)
     war = s["stage"] > 0
     if _is_seat(s, viewer) and _is_out(s, viewer):
@@ -848,6 +860,7 @@ def view(state: dict, viewer) -> dict:
                           "first_battle": s["sudden"]["first_battle"]}),
         "result": _copy(s["result"]),
     }
+    control.public(s, public)
     if not _is_seat(s, viewer):
         return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
@@ -860,6 +873,7 @@ def view(state: dict, viewer) -> dict:
         "waiting": viewer in waiting,
         "autoplay": s["autoplay"][viewer],
     }
+    control.private(s, viewer, private)
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
 
@@ -897,6 +911,7 @@ def timers(state: dict) -> list[dict]:
     seconds = clock_seconds(state)
     clock = [] if seconds is None else [
         {"key": f"clock:{seconds}", "after": seconds, "actor": SYSTEM, "action": {"type": "time_up"}}]
+    clock = control.clock(state, clock)
     return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
              "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
