@@ -145,6 +145,8 @@ def test_alone_with_a_computer_a_hold_pauses_the_match_and_its_clock():
     assert texts(log) == ["Ana plays on (auto-play at speed 1)."]
     assert war.timers(state)[0] == clock and bot_move(state, 1) == REVEAL
     assert war.view(state, "board")["prompt"]["waiting_for"] == [0, 1]
+    _, log = act(state, (0, HOLD))
+    assert texts(log) == ["Ana pauses the game."] and ruling_ids(log) == []   # the ruling is flagged once
 
 
 def test_computers_wait_while_held_even_in_the_middle_of_a_war():

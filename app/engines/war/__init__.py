@@ -31,7 +31,7 @@ GAME = GameSpec(
     },
     order_free=frozenset({"reveal", "autoplay", "hold", "resume", "restart"}),
     computer_options=computer_options,  # the computer seats, for hold and restart (control.py)
-    starts=(Demo(options={"mode": "classic", "length": "5_minutes"}, seats=("You", "Computer"), computers=(1,),
+    starts=(Demo(options={"mode": "classic", "length": "5_minutes"}, seats=("Player", "Computer"), computers=(1,),
                  key="quick_match", label="Quick Match against the computer",
                  blurb="Five minutes of Classic War against a computer player: no account needed."),),
     bot_levels=("easy", "standard", "hard"),

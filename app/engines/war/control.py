@@ -176,8 +176,11 @@ def _hold(s: dict, seat: int) -> list[dict]:
     name = E._name(s, seat)
     if not alone(s, seat):
         return [log("hold", f"{name} pauses their play.", seat=seat, speed=speed, match=False)]
-    return [log("hold", f"{name} pauses the game.", seat=seat, speed=speed, match=True),
-            rule("war.hold", battle=s["battle"], seat=seat, speed=speed, computers=computers(s))]
+    entries = [log("hold", f"{name} pauses the game.", seat=seat, speed=speed, match=True)]
+    if "war.hold" not in s["noted"]:   # flagged the first time it decides something
+        s["noted"] = s["noted"] + ["war.hold"]
+        entries.append(rule("war.hold", battle=s["battle"], seat=seat, speed=speed, computers=computers(s)))
+    return entries
 
 
 def _resume(s: dict, seat: int) -> list[dict]:

@@ -9,6 +9,7 @@
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import * as keyboard from "./keys.js"; // every key, the help overlay's list, Pause/Resume and Restart (keys.js)
 
 const RED = new Set(["♥", "♦"]);
 
@@ -126,7 +127,7 @@ function shortcut(action, current) {
 }
 
 // A refused move is said next to the control that sent it (for a few seconds).
-const refusal = shared.refusals(".war-game");
+const refusal = keyboard.refusal;
 const refusedText = refusal.text;
 const send = refusal.send;
 
@@ -139,7 +140,8 @@ function controls(payload, ctx) {
     type: "button", class: "deck-button", disabled: !reveal, dataset: { focusKey: "deck" },
     "aria-keyshortcuts": "Space Enter", onclick: () => reveal && send(ctx, reveal),
   }, h("span", {}, reveal ? reveal.label
-    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher" : "Waiting for the others…"),
+    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher"
+      : mine.held ? "Your play is paused" : "Waiting for the others…"),
   h("small", {}, mine.eliminated ? "" : plural(mine.cards, "card") + " in your deck"));
   const autoActions = payload.actions.filter((a) => a.type === "autoplay");
   const autoRow = !autoActions.length ? null : h("div", { class: "war-auto", role: "group", "aria-label": "Auto-play" },
@@ -152,10 +154,11 @@ function controls(payload, ctx) {
   const inPlay = mine.in_play && mine.in_play.length
     ? h("div", { class: "in-play" }, h("span", {}, "Your cards in play: "), mine.in_play.map((c) => card(c))) : null;
   const keys = payload.actions.length
-    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · ? lists every key") : null;
+    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · P pauses · ? lists every key") : null;
   const error = h("p", { class: "error act-error", role: "alert" }, refusedText());
   // The deck last: at the bottom of the phone, under the thumb (app.css .thumb-zone).
-  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, autoRow, deck, keys);
+  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, autoRow,
+    keyboard.controlRow(payload, ctx), deck, keys);
 }
 
 function logSection(entries, limit) {
@@ -203,29 +206,12 @@ export const scoreText = (n, payload) => {
   return plural(n, length && length.kind === "points" ? "point" : "card");
 };
 
-// What onKey answers to, for the page's help overlay (`?`).
-export function keys() {
-  return [["Space or Enter", "Reveal your next card"], ["A", "Turn auto-play on or off"],
-    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]];
+// What onKey answers to, for the page's help overlay (`?`): every key War's
+// modules registered (keys.js `addKeys`).
+export function keys(payload) {
+  return keyboard.keys(payload);
 }
 
 export function onKey(event, payload, ctx) {
-  const mine = payload.view.private || {};
-  if ((event.key === " " || event.key === "Enter") && !event.altKey) {
-    if (event.target.closest("button")) return false; // a focused button handles its own key
-    const reveal = listed(payload, "reveal");
-    if (reveal) ctx.act(reveal);
-    return Boolean(reveal);
-  }
-  if (event.altKey && ["1", "2", "4"].includes(event.key)) {
-    const action = listed(payload, "autoplay", Number(event.key));
-    if (action) ctx.act(action);
-    return true;
-  }
-  if ((event.key === "a" || event.key === "A") && !event.altKey && !event.ctrlKey && !event.metaKey) {
-    const action = listed(payload, "autoplay", mine.autoplay ? 0 : 1);
-    if (action) ctx.act(action);
-    return true;
-  }
-  return false;
+  return keyboard.onKey(event, payload, ctx);
 }
