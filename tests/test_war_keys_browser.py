@@ -86,6 +86,12 @@ def test_a_quick_match_played_by_keyboard_only(server, browser):  # noqa: F811
     page.wait_for_function(f"() => !/Battle {held_at}\\b/.test(document.querySelector('.war-game .status-line').textContent)")
     page.keyboard.press("a")
     auto_state(page, "Auto-play is off")
+    # Not with Ctrl, Meta or Alt held: those are other keys (Ctrl+A selects the page).
+    for chord in ("Control+KeyA", "Meta+KeyP", "Alt+KeyA", "Alt+KeyP"):
+        page.keyboard.press(chord)
+    page.wait_for_timeout(400)
+    assert page.locator(".war-auto-state").inner_text() == "Auto-play is off"
+    assert page.get_by_role("button", name="Pause the game").is_visible()
 
     # R asks; Esc cancels the question (and pauses nothing); R, R restarts.
     confirm = page.locator(".war-confirm")

@@ -212,3 +212,13 @@ def test_new_log_kinds_are_known():
     ids = {r["id"] for r in war.GAME.rulings}
     assert {"war.hold", "war.restart"} <= ids
     assert {"hold", "resume", "restart"} <= war.GAME.order_free
+
+
+def test_a_computer_that_takes_over_a_paused_seat_plays_on():
+    """The teacher removes a player who had paused: the computer now in that seat resumes."""
+    state, _ = act(rig("Q 3", "5 4"), (0, HOLD))
+    assert bot_move(state, 0) == RESUME
+    state, _ = act(state, (0, RESUME))
+    assert bot_move(state, 0) == REVEAL
+    alone, _ = act(with_computers(rig("Q 3", "5 4")), (0, HOLD))
+    assert bot_move(alone, 0) == RESUME            # never the restart

@@ -212,6 +212,12 @@ def _do_restart(state: dict, seat: int) -> tuple[dict, list[dict]]:
                     cards=[len(d) for d in s["decks"]], restarts=s["restarts"])]
 
 
+def bot(listed: list[dict]) -> dict | None:
+    """A computer never pauses or restarts; it plays on from a pause it finds on its
+    seat (the teacher removed a player who had paused, and the computer took over)."""
+    return next((a for a in listed if a.get("type") == "resume"), None)
+
+
 # --------------------------------------------------------------------------
 # Views, prompts and the clock
 

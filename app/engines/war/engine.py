@@ -881,6 +881,8 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
     actions; War leaves it no choice, so `rng` goes unused."""
+    if (resume := control.bot(actions)) is not None:
+        return resume
     for action in actions:
         if action.get("type") == "reveal":
             return action
