@@ -182,6 +182,7 @@ addKeys([
 
 // Pause/Resume and Restart for touch and mouse, with the confirmation line.
 export function controlRow(payload, ctx) {
+  remember(payload); // a speed picked with a button is the one A comes back to
   const hold = listed(payload, "hold");
   const resume = listed(payload, "resume");
   const restart = listed(payload, "restart");
