@@ -110,6 +110,8 @@ def blocked_actions(state: dict, viewer) -> list[dict] | None:
     """What a seat may do while the controls stand in the way of play (its own
     hold, the match's hold for a computer, or being out of the game); None when
     the seat plays as usual (engine.actions then adds `actions` below)."""
+    if "held" not in state and "computers" not in state:
+        return None   # the usual case, kept quick: engine.actions runs on every move
     E = _engine()
     if not E._is_seat(state, viewer):
         return None
