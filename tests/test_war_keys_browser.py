@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from browser import browser, no_dialogs, shot, start_server  # noqa: F401
+from browser import PHONE, browser, no_dialogs, shot, start_server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ def test_a_quick_match_played_by_keyboard_only(server, browser):  # noqa: F811
 
     # P pauses: auto-play off, the computer and the clock stand still.
     page.keyboard.press("p")
-    page.locator(".war-prompt").filter(has_text="The game is paused. Press P or Resume to play on.").wait_for()
+    page.locator(".war-prompt").filter(has_text="The game is paused. Tap Resume or press P to play on.").wait_for()
     page.locator(".war-clock").filter(has_text="(paused)").wait_for()
     assert page.get_by_role("button", name="Resume the game").is_visible()
     assert page.locator(".deck-button").inner_text().startswith("Your play is paused")
@@ -135,3 +135,28 @@ def test_a_quick_match_played_by_keyboard_only(server, browser):  # noqa: F811
     shot(page, "war-keys-playing-360x740")
     assert dialogs == [] and errors == []
     context.close()
+
+
+def test_touch_users_pause_resume_and_restart_with_buttons(server, browser):  # noqa: F811
+    page = browser.new_context(**PHONE).new_page()
+    dialogs = no_dialogs(page)
+    page.goto(server.url + "/")
+    page.get_by_role("button", name="Quick Match against the computer: War").click()
+    page.locator(".deck-button").filter(has_text="Reveal your card").wait_for()
+    page.locator(".deck-button").tap()                       # tap the deck
+    page.locator(".last-battle").filter(has_text="Battle 1:").wait_for()
+    page.get_by_role("button", name="Pause the game").tap()
+    page.get_by_role("button", name="Resume the game").wait_for()
+    page.locator(".war-seat.mine .badge").filter(has_text="paused").wait_for()
+    page.locator(".war-clock").filter(has_text="(paused)").wait_for()
+    shot(page, "war-touch-paused-360x740")
+    page.get_by_role("button", name="Resume the game").tap()
+    page.get_by_role("button", name="Pause the game").wait_for()
+    page.get_by_role("button", name="Restart").tap()
+    page.locator(".war-confirm").filter(has_text="Tap Restart again to restart").wait_for()
+    page.get_by_role("button", name="Restart").tap()
+    page.locator(".log-list li").filter(has_text="Player restarts the game").first.wait_for()
+    page.locator(".war-seat.mine .stat").filter(has_text="26 cards").wait_for()
+    assert page.locator(".keys-hint").is_hidden()            # a touch screen shows no keyboard hints
+    assert dialogs == []
+    page.context.close()

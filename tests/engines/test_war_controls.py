@@ -85,7 +85,7 @@ def test_a_hold_at_a_table_of_people_pauses_only_your_own_play():
     state, _ = act(state, 1)
     view = war.view(state, 0)
     assert view["private"]["held"] and view["private"]["held_speed"] == 2 and not view["private"]["alone"]
-    assert view["prompt"] == {"waiting_for": [0], "text": "Your play is paused. Press P or Resume to play on."}
+    assert view["prompt"] == {"waiting_for": [0], "text": "Your play is paused. Tap Resume or press P to play on."}
     assert war.view(state, "board")["public"]["hold"] == {"seats": [0], "match": False}
     assert war.view(state, 1)["prompt"]["text"] == "Waiting for Ana to reveal"
     state, log = act(state, (0, RESUME))
@@ -137,7 +137,7 @@ def test_alone_with_a_computer_a_hold_pauses_the_match_and_its_clock():
     assert board["public"]["hold"] == {"seats": [0], "match": True}
     assert board["public"]["length"]["clock_key"] == "clock:300"
     mine = war.view(state, 0)
-    assert mine["prompt"]["text"] == "The game is paused. Press P or Resume to play on."
+    assert mine["prompt"]["text"] == "The game is paused. Tap Resume or press P to play on."
     assert mine["private"]["alone"] and plain(war.actions(state, 0)) == [RESUME, RESTART]
     assert war.actions(state, 0)[0]["label"] == "Resume the game"
     # Resuming: the clock runs on under the same key, the computer plays again.

@@ -266,8 +266,8 @@ def held_prompt(s: dict, viewer) -> dict | None:
     if match_held(s):
         holders = [h["seat"] for h in held(s) if alone(s, h["seat"])]
         if mine is not None:
-            return prompt(holders, "The game is paused. Press P or Resume to play on.")
+            return prompt(holders, "The game is paused. Tap Resume or press P to play on.")
         return prompt(holders, f"{E._names(s, holders)} paused the game.")
     if mine is not None:
-        return prompt(E._waiting(s), "Your play is paused. Press P or Resume to play on.")
+        return prompt(E._waiting(s), "Your play is paused. Tap Resume or press P to play on.")
     return None

@@ -83,7 +83,8 @@ function seats(pub, you) {
       const atWar = pub.stage !== "battle" && !pub.result && (pub.participants || []).includes(p.seat);
       return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") + (atWar ? " at-war" : ""), dataset: { seat: p.seat } },
         h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null,
-          atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
+          atWar ? h("span", { class: "badge war-badge" }, "at war") : null,
+          pub.hold && pub.hold.seats.includes(p.seat) ? h("span", { class: "badge" }, "paused") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")
           + (pub.length && pub.length.kind === "points" ? ` · ${plural(p.points, "point")}` : "")),
         h("div", { class: "seat-card" },
