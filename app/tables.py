@@ -616,14 +616,17 @@ class TableService:
                 mover: int | None, now: float) -> dict:
         """The table's timers after a change: the game's deadlines plus one per computer
         seat the game waits for. A timer still listed keeps its due time (a deadline is
-        absolute), except the one that just fired and the mover's own computer timer."""
+        absolute), except the one that just fired and the mover's own computer timer.
+        A timer the game lists as "held" stands still under its key, keeping the time it
+        had left (as the table's pause does for all of them), until listed again unheld."""
         if status != "playing" or state is None:
             return {}
         engine, scale = live.engine, self.bot_delay_scale
         listed = {}
         for t in (engine.timers(state) if hasattr(engine, "timers") else []):
             after = float(t.get("after", 0)) * (scale if t.get("pace") else 1.0)
-            listed[t["key"]] = {"actor": t.get("actor", "system"), "action": t.get("action"), "after": after}
+            listed[t["key"]] = {"actor": t.get("actor", "system"), "action": t.get("action"), "after": after,
+                                "held": bool(t.get("held"))}
         board = engine.view(state, "board")
         live.board_view = (state, board)  # the board's view of this state, reused for its payload
         waiting = board.get("prompt", {}).get("waiting_for", [])
@@ -633,22 +636,42 @@ class TableService:
         out = {}
         for key, t in listed.items():
             old = live.timers.get(key)
+            held = t.pop("held", False)
             if old is not None and key != fired and not (old.get("bot") and old.get("actor") == mover):
-                out[key] = old
+                out[key] = self._held_timer(old, held, paused, now)
                 continue
             entry = {k: v for k, v in t.items() if k != "after"}
-            if paused:
+            if paused or held:
                 entry.update(due=None, left=t["after"])
             else:
                 entry.update(due=now + t["after"])
+            if held:
+                entry["held"] = True
             out[key] = entry
         return out
+
+    @staticmethod
+    def _held_timer(old: dict, held: bool, paused: bool, now: float) -> dict:
+        """A listed timer the game now holds (it stops, keeping the time left) or no
+        longer holds (it runs on from there, unless the table is paused)."""
+        if held == bool(old.get("held")):
+            return old
+        t = dict(old)
+        if held:
+            t["held"] = True
+            if t.get("due") is not None:
+                t.update(left=max(0.0, t["due"] - now), due=None)
+            return t
+        del t["held"]
+        if not paused:
+            t.update(due=now + t.pop("left", 0.0))
+        return t
 
     @staticmethod
     def _deadlines(timers: dict | None) -> dict:
         """The game's own deadlines (its "system" timers, e.g. a timed match's
         clock) for the views, by timer key: {"due": epoch seconds} while running,
-        {"left": seconds} while the table is paused."""
+        {"left": seconds} while the table is paused or the game holds it."""
         out = {}
         for key, t in (timers or {}).items():
             if t.get("bot") or t.get("dead") or t.get("actor", "system") != "system":
@@ -668,7 +691,7 @@ class TableService:
             t = dict(t)
             if paused and t.get("due") is not None:
                 t.update(left=max(0.0, t["due"] - now), due=None)
-            elif not paused and t.get("due") is None:
+            elif not paused and t.get("due") is None and not t.get("held"):
                 t.update(due=now + t.pop("left", 0.0))
             out[key] = t
         return out

@@ -18,9 +18,11 @@ and, optionally:
     upgrade(state) -> state   a snapshot from an earlier engine version, made
         playable (a game in progress survives a server upgrade; its replay is
         then refused, since the versions differ)
-    timers(state) -> [{"key", "after", "actor", "action", "pace"?}]   deadlines (see Time):
+    timers(state) -> [{"key", "after", "actor", "action", "pace"?, "held"?}]   deadlines (see Time):
         `after` seconds from the change that first listed `key`; "pace": True marks
-        a playing pace (auto-play) rather than a deadline, scaled by BOT_DELAY_SCALE
+        a playing pace (auto-play) rather than a deadline, scaled by BOT_DELAY_SCALE;
+        "held": True stops a listed timer where it is (the platform keeps the time it
+        had left, as a table pause does) until it is listed again without it
 
 `viewer` is a seat index (int), "board" or "facilitator"; an `actor` is a
 seat, "facilitator" or "system" (a fired timer). `prompt` is

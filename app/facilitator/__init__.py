@@ -39,6 +39,35 @@ def choice_label(choice) -> str:
     return str(choice).replace("_", " ").capitalize()
 
 
+# Words a preset's label keeps in lower case (but for the first): "power_and_wager" -> "Power and Wager".
+_SMALL_WORDS = frozenset({"and", "or", "of", "the", "a", "an", "to", "with", "in", "on", "at", "for"})
+
+
+@bp.app_template_filter("preset_label")
+def preset_label(name) -> str:
+    """A preset's key as its button says it: "power_war" -> "Power War", "vs_computer" -> "vs. Computer"."""
+    words = [w for w in str(name).split("_") if w]
+    return " ".join("vs." if w == "vs" else w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:]
+                    for i, w in enumerate(words))
+
+
+@bp.app_template_global("form_presets")
+def form_presets(game: dict) -> list[dict]:
+    """A create form's preset buttons (Quick Match): for each preset of the game that sets
+    an option the form shows, the value of every option field on the form, as the form
+    sends it (the preset's, else the option's default: a preset is a complete choice).
+    `game` is the game as engines.games() describes it."""
+    filled = {u["option"] for u in game.get("uploads", [])}
+    fields = [o for o in game.get("options", []) if o["key"] not in filled]
+    out = []
+    for name, preset in (game.get("presets") or {}).items():
+        if not any(o["key"] in preset for o in fields):
+            continue
+        values = {o["key"]: str(preset.get(o["key"], o["default"])) for o in fields}
+        out.append({"name": name, "label": preset_label(name), "values": values})
+    return out
+
+
 @bp.app_context_processor
 def _inject_font_dir():
     """The shipped fonts as a file: URL, for the PDF reports (WeasyPrint reads files, not the web server)."""

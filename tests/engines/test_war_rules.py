@@ -133,7 +133,7 @@ def test_package_exposes_the_contract_and_its_spec():
     chosen = engines.options_for("war", {"preset": "power_war"})
     assert chosen["mode"] == "power" and chosen["length"] == "first_to_40_cards"
     assert chosen["computer_level"] == "standard"
-    assert spec.order_free == frozenset({"reveal", "autoplay"})
+    assert spec.order_free == frozenset({"reveal", "autoplay", "hold", "resume", "restart"})
     assert spec.bot_levels == ("easy", "standard", "hard")
     assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1"} and RULINGS_VERSION
     assert spec.start_label == "Deal cards & start"
@@ -297,7 +297,7 @@ def test_two_way_tie_only_tied_players_continue():
     assert state["participants"] == [0, 1] and state["stage"] == 1
     assert war.view(state, "board")["public"]["stage"] == 1
     assert refused("not_your_turn", state, 2, REVEAL) == "You are not in this war. Wait for the tied players."
-    assert plain(war.actions(state, 2)) == [{"type": "autoplay", "speed": s} for s in (1, 2, 4)]
+    assert plain(war.actions(state, 2)) == [{"type": "autoplay", "speed": s} for s in (1, 2, 4)] + HOLD
     assert bot(state, 2) is None
     before = len(state["decks"][0])
     state, log = act(state, 1)
@@ -492,14 +492,16 @@ def test_unknown_viewers():
 # Labels, auto-play and timers
 
 AUTO = [{"type": "autoplay", "speed": s} for s in (1, 2, 4)]
+HOLD = [{"type": "hold"}]   # P or Escape (app/engines/war/control.py, tests/engines/test_war_controls.py)
 
 
 def test_every_action_has_a_label_and_apply_takes_it_without():
     state = rig("Q 3", "5 4", "2 6")
     listed = war.actions(state, 0)
     assert [a["label"] for a in listed] == ["Reveal your card", "Turn auto-play on (speed 1)",
-                                            "Turn auto-play on (speed 2)", "Turn auto-play on (speed 4)"]
-    assert plain(listed) == [REVEAL] + AUTO
+                                            "Turn auto-play on (speed 2)", "Turn auto-play on (speed 4)",
+                                            "Pause your play"]
+    assert plain(listed) == [REVEAL] + AUTO + HOLD
     stripped, log_a = war.apply(state, 0, REVEAL)
     labelled, log_b = war.apply(state, 0, listed[0])      # a labelled action is accepted too
     assert stripped == labelled and log_a == log_b
@@ -512,7 +514,8 @@ def test_labels_follow_the_situation():
     assert labels == {json.dumps(REVEAL): "Reveal your card (three go face down first)",
                       json.dumps({"type": "autoplay", "speed": 0}): "Turn auto-play off",
                       json.dumps({"type": "autoplay", "speed": 1}): "Switch auto-play to speed 1",
-                      json.dumps({"type": "autoplay", "speed": 4}): "Switch auto-play to speed 4"}
+                      json.dumps({"type": "autoplay", "speed": 4}): "Switch auto-play to speed 4",
+                      json.dumps({"type": "hold"}): "Pause your play"}
 
 
 def timer(seat, battle, stage, speed):
@@ -522,7 +525,7 @@ def timer(seat, battle, stage, speed):
 
 def test_autoplay_actions_and_timers():
     state = rig("Q 3", "5 4", "2 6")
-    assert plain(war.actions(state, 0)) == [REVEAL] + AUTO
+    assert plain(war.actions(state, 0)) == [REVEAL] + AUTO + HOLD
     assert war.timers(state) == []
     before = state
     state, log = act(state, (0, {"type": "autoplay", "speed": 1}), (1, {"type": "autoplay", "speed": 4}),
@@ -530,7 +533,7 @@ def test_autoplay_actions_and_timers():
     assert {k: v for k, v in state.items() if k != "autoplay"} == \
         {k: v for k, v in before.items() if k != "autoplay"}
     assert texts(log)[0] == "Ana turns auto-play on at speed 1."
-    assert plain(war.actions(state, 1)) == [REVEAL] + [{"type": "autoplay", "speed": s} for s in (0, 1, 2)]
+    assert plain(war.actions(state, 1)) == [REVEAL] + [{"type": "autoplay", "speed": s} for s in (0, 1, 2)] + HOLD
     assert war.timers(state) == [timer(0, 1, 0, 1), timer(1, 1, 0, 4), timer(2, 1, 0, 2)]
     assert [t["after"] for t in war.timers(state)] == [1.2, 0.3, 0.6]
     state, _ = act(state, 0)

@@ -151,7 +151,7 @@ def test_entering_a_tournament_stage_pays_its_entry():
     assert match["options"]["length"] == "first_to_30_cards" and match["options"]["computer_level"] == "easy"
     # The opponent has already revealed; the player's actions are the match's own.
     assert match["taps"] == [1]
-    assert [a["type"] for a in war.actions(s2, 0)] == ["reveal", "autoplay", "autoplay", "autoplay"]
+    assert [a["type"] for a in war.actions(s2, 0)] == ["reveal", "autoplay", "autoplay", "autoplay", "hold"]
     with pytest.raises(IllegalAction, match="Finish this table first"):
         war.apply(s2, 0, ENTER)
 

@@ -49,12 +49,16 @@ def total(state: dict) -> int:
     return sum(state["wager"]["chips"]) + state["wager"]["pot"]
 
 
+CONTROLS = {"hold", "resume", "restart"}   # a player's own pause and restart (control.py), offered throughout
+
+
 def labels(state: dict, seat) -> dict:
-    return {json.dumps(plain([a])[0], sort_keys=True): a["label"] for a in war.actions(state, seat)}
+    return {json.dumps(plain([a])[0], sort_keys=True): a["label"] for a in war.actions(state, seat)
+            if a["type"] not in CONTROLS}
 
 
 def betting_moves(state: dict, seat) -> list[dict]:
-    return [a for a in plain(war.actions(state, seat)) if a["type"] != "autoplay"]
+    return [a for a in plain(war.actions(state, seat)) if a["type"] not in CONTROLS | {"autoplay"}]
 
 
 def rule_entry(entries: list[dict], rid: str) -> dict:

@@ -1,6 +1,7 @@
 """War (Classic mode) as one game package: the `GAME` spec and the engine
 contract's functions (see app/engines/contract.py and engine.py)."""
 from ..contract import UI, Demo, GameSpec, Seating
+from .control import computer_options
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, RUN_MODES, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, upgrade, view)
 from .figures import figures
@@ -36,7 +37,8 @@ GAME = GameSpec(
         "tournament": {"mode": "tournament"},
         "survival": {"mode": "survival"},
     },
-    order_free=frozenset({"reveal", "autoplay"}),
+    order_free=frozenset({"reveal", "autoplay", "hold", "resume", "restart"}),
+    computer_options=computer_options,  # the computer seats, for hold and restart (control.py)
     bot_levels=("easy", "standard", "hard"),
     data_versions={"rulings.json": RULINGS_VERSION, "runs.json": RUNS_VERSION},
     rulings=tuple(RULINGS),
@@ -64,6 +66,9 @@ GAME = GameSpec(
     # Solo runs from the home page, without an account (one seat, no computer seats:
     # the run's opponents play inside its matches).
     starts=(
+        Demo(options={"mode": "classic", "length": "5_minutes"}, seats=("Player", "Computer"), computers=(1,),
+             key="quick_match", label="Quick Match against the computer",
+             blurb="Five minutes of Classic War against a computer player: no account needed."),
         Demo(options={"mode": "tournament", "computer_level": "standard"}, seats=("Challenger",), computers=(),
              label="Tournament", key="tournament",
              blurb="Climb a four-stage ladder of computer tables: pay to enter, win chips and unlock powers."),

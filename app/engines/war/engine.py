@@ -26,6 +26,7 @@ import hashlib
 
 from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
 from . import cards, wager
+from . import control  # hold, resume, restart (keys): hook lines marked "control"
 from .rulings import rule
 
 KEY = "war"
@@ -84,6 +85,7 @@ OPTIONS = [
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
              "sudden_death", "time_up", "target", "end", "game_over",
              "run_enter", "run_won", "run_lost", "match_over") + wager.LOG_KINDS  # runs.py, wager.py
+LOG_KINDS += control.LOG_KINDS
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -234,6 +236,7 @@ def new_with_decks(options: dict, seats: list[str], decks: list[list[str]], rng_
 
 def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[list[str]],
                    rng_state: int) -> dict:
+    options, computers = control.take_computers(options)
     n = len(seats)
     s = {
         "game": KEY,
@@ -268,6 +271,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
     }
     if s["options"]["mode"] in wager.MODES:
         wager.setup(s)
+    control.setup(s, computers)
     _start_battle(s)  # the first position is recorded; it cannot be a repeat
     return s
 
@@ -281,6 +285,8 @@ def actions(state: dict, viewer) -> list[dict]:
     if "run" in state: return _runs.actions(state, viewer)  # noqa: E701 (runs.py)
     if state["status"] != "playing":
         return []
+    if (blocked := control.blocked_actions(state, viewer)) is not None:
+        return blocked
     if not _is_seat(state, viewer) or _is_out(state, viewer):
         return []
     listed = []
@@ -298,6 +304,7 @@ def actions(state: dict, viewer) -> list[dict]:
                 f"Turn auto-play on (speed {sp})" if current == 0 else
                 f"Switch auto-play to speed {sp}")
         listed.append(label({"type": "autoplay", "speed": sp}, text))
+    listed += control.actions(state, viewer)
     return listed
 
 
@@ -307,6 +314,7 @@ def _check_payload(action) -> str:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
     fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}, **wager.FIELDS}
+    fields.update(control.FIELDS)
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
@@ -331,6 +339,8 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     if isinstance(action, dict) and isinstance(action.get("label"), str):
         action = strip_label(action)
     kind = _check_payload(action)
+    if control.handles(state, seat, kind):
+        return control.apply(state, seat, action)
     if _is_out(state, seat):
         _fail("not_your_turn", "You are out of this game.")
     s = _copy_state(state)
@@ -811,6 +821,8 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = "Game over."
         return prompt([], text)
+    if (paused := control.held_prompt(s, viewer)) is not None:
+        return paused
     if "wager" in s and s["wager"]["bet"] is not None:
         return wager.prompt_for(s, viewer)
     waiting = _waiting(s)
@@ -877,6 +889,7 @@ def view(state: dict, viewer) -> dict:
     }
     if "wager" in s:
         wager.public(s, public)
+    control.public(s, public)
     if not _is_seat(s, viewer):
         return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
@@ -889,6 +902,7 @@ def view(state: dict, viewer) -> dict:
         "waiting": viewer in waiting,
         "autoplay": s["autoplay"][viewer],
     }
+    control.private(s, viewer, private)
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
 
@@ -897,6 +911,8 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     else (it never touches auto-play). It sees only its own seat's view and
     actions; War leaves it no choice, so `rng` goes unused."""
     if "run" in view["public"]: return _runs.bot(view, actions, rng)  # noqa: E701 (runs.py)
+    if (resume := control.bot(actions)) is not None:
+        return resume
     if any(action.get("type") in wager.FIELDS for action in actions):
         return wager.bot(view, actions, rng)
     for action in actions:
@@ -930,6 +946,7 @@ def timers(state: dict) -> list[dict]:
     seconds = clock_seconds(state)
     clock = [] if seconds is None else [
         {"key": f"clock:{seconds}", "after": seconds, "actor": SYSTEM, "action": {"type": "time_up"}}]
+    clock = control.clock(state, clock)
     return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
              "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests

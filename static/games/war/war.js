@@ -11,6 +11,7 @@ import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
 import * as run from "./run.js";
 import * as wager from "/static/games/war/wager.js";
+import * as keyboard from "./keys.js"; // every key, the help overlay's list, Pause/Resume and Restart (keys.js)
 
 const RED = new Set(["♥", "♦"]);
 
@@ -84,7 +85,8 @@ function seats(pub, you) {
       const atWar = pub.stage !== "battle" && !pub.result && (pub.participants || []).includes(p.seat);
       return h("li", { class: "war-seat" + (p.eliminated ? " out" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") + (atWar ? " at-war" : ""), dataset: { seat: p.seat } },
         h("h3", {}, h("span", { class: "seat-name" }, p.name), p.seat === you ? h("span", { class: "badge" }, "you") : null,
-          atWar ? h("span", { class: "badge war-badge" }, "at war") : null),
+          atWar ? h("span", { class: "badge war-badge" }, "at war") : null,
+          pub.hold && pub.hold.seats.includes(p.seat) ? h("span", { class: "badge" }, "paused") : null),
         h("p", { class: "stat" }, p.eliminated ? "Out of the game" : plural(p.cards, "card")
           + (pub.length && pub.length.kind === "points" ? ` · ${plural(p.points, "point")}` : "")),
         wager.seatStat(pub, p.seat),
@@ -129,7 +131,7 @@ function shortcut(action, current) {
 }
 
 // A refused move is said next to the control that sent it (for a few seconds).
-const refusal = shared.refusals(".war-game");
+const refusal = keyboard.refusal;
 const refusedText = refusal.text;
 const send = refusal.send;
 
@@ -142,7 +144,8 @@ function controls(payload, ctx) {
     type: "button", class: "deck-button", disabled: !reveal, dataset: { focusKey: "deck" },
     "aria-keyshortcuts": "Space Enter", onclick: () => reveal && send(ctx, reveal),
   }, h("span", {}, reveal ? reveal.label
-    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher" : "Waiting for the others…"),
+    : mine.eliminated ? "You are out of the game" : payload.paused ? "Paused by the teacher"
+      : mine.held ? "Your play is paused" : "Waiting for the others…"),
   h("small", {}, mine.eliminated ? "" : plural(mine.cards, "card") + " in your deck"));
   const autoActions = payload.actions.filter((a) => a.type === "autoplay");
   const autoRow = !autoActions.length ? null : h("div", { class: "war-auto", role: "group", "aria-label": "Auto-play" },
@@ -155,10 +158,11 @@ function controls(payload, ctx) {
   const inPlay = mine.in_play && mine.in_play.length
     ? h("div", { class: "in-play" }, h("span", {}, "Your cards in play: "), mine.in_play.map((c) => card(c))) : null;
   const keys = payload.actions.length
-    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · ? lists every key") : null;
+    ? h("p", { class: "muted keys-hint" }, "Keys: Space or Enter reveals · A toggles auto-play · P pauses · ? lists every key") : null;
   const error = h("p", { class: "error act-error", role: "alert" }, refusedText());
   // The deck last: at the bottom of the phone, under the thumb (app.css .thumb-zone).
-  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error, wager.controls(payload, ctx, send), autoRow, deck, keys);
+  return h("section", { class: "card war-controls thumb-zone", "aria-label": "Your deck" }, inPlay, error,
+    wager.controls(payload, ctx, send), autoRow, keyboard.controlRow(payload, ctx), deck, keys);
 }
 
 function logSection(entries, limit) {
@@ -209,31 +213,15 @@ export const scoreText = (n, payload) => {
   return plural(n, length && length.kind === "points" ? "point" : "card");
 };
 
-// What onKey answers to, for the page's help overlay (`?`).
+// What onKey answers to, for the page's help overlay (`?`): every key War's
+// modules registered (keys.js `addKeys`), and a wager's C and F.
 export function keys(payload) {
-  return [["Space or Enter", "Reveal your next card"], ["A", "Turn auto-play on or off"],
-    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]].concat(wager.keys(payload));
+  return keyboard.keys(payload).concat(wager.keys(payload));
 }
 
 export function onKey(event, payload, ctx) {
+  if (keyboard.typing(event)) return false;
   if (payload.view.public.run && payload.view.public.run.phase !== "match") return run.onKey(event, payload, ctx);
-  const mine = payload.view.private || {};
   if (wager.onKey(event, payload, ctx)) return true;
-  if ((event.key === " " || event.key === "Enter") && !event.altKey) {
-    if (event.target.closest("button")) return false; // a focused button handles its own key
-    const reveal = listed(payload, "reveal");
-    if (reveal) ctx.act(reveal);
-    return Boolean(reveal);
-  }
-  if (event.altKey && ["1", "2", "4"].includes(event.key)) {
-    const action = listed(payload, "autoplay", Number(event.key));
-    if (action) ctx.act(action);
-    return true;
-  }
-  if ((event.key === "a" || event.key === "A") && !event.altKey && !event.ctrlKey && !event.metaKey) {
-    const action = listed(payload, "autoplay", mine.autoplay ? 0 : 1);
-    if (action) ctx.act(action);
-    return true;
-  }
-  return false;
+  return keyboard.onKey(event, payload, ctx);
 }

@@ -1,0 +1,273 @@
+"""War's player controls beyond the battle: pausing your own play (`hold`, P or
+Escape), playing on (`resume`) and a fresh deal (`restart`, R twice).
+
+engine.py calls in here from a few hook lines (the state's shape, `actions`,
+`apply`, `view`, `timers`); everything else about the controls lives here.
+
+State (keys present only while in use, so a game nobody pauses or restarts is
+exactly the Classic state):
+
+    "computers": [seat, ...]   the seats the platform seated as computers when
+                               the game started (GameSpec.computer_options)
+    "held": [{"seat", "speed"}, ...]   seats whose play is paused, each with
+                               the auto-play speed that resuming restores
+    "restarts": n              fresh deals so far (the match clock's key counts them)
+
+A seat whose every other seat is a computer is *alone* with the computers:
+its hold pauses the whole match (the clock stands still and the computers get
+no actions) and it may restart. At a table with another person a hold pauses
+only that seat's own play (its auto-play goes off; the others wait for it, as
+they would anyway), and a restart is refused.
+
+Values are only ever replaced whole, never changed in place, so the engine's
+field-by-field state copy (`_copy_state`) can share them.
+"""
+from __future__ import annotations
+
+from ..contract import IllegalAction, Rng, label, log, prompt, strip_label
+from .rulings import rule
+
+# The option key GameSpec.computer_options adds at the start (never on a form:
+# `new` takes it out before the declared options are checked).
+COMPUTERS_OPTION = "computer_seats"
+FIELDS = {"hold": {"type"}, "resume": {"type"}, "restart": {"type"}}
+LOG_KINDS = ("hold", "resume", "restart")
+
+
+def _fail(code: str, message: str):
+    raise IllegalAction(code, message)
+
+
+def _engine():
+    from . import engine   # engine.py imports this module: import it when first used
+    return engine
+
+
+# --------------------------------------------------------------------------
+# Who is a computer
+
+def computer_options(options: dict, computers: list[int]) -> dict:
+    """GameSpec.computer_options: remember which seats the platform filled with
+    computers (recorded in the start event, so a replay agrees)."""
+    return dict(options, **{COMPUTERS_OPTION: list(computers)}) if computers else options
+
+
+def take_computers(options: dict | None) -> tuple[dict | None, list[int]]:
+    """The declared options, and the computer seats `computer_options` added."""
+    if not isinstance(options, dict) or COMPUTERS_OPTION not in options:
+        return options, []
+    rest = {k: v for k, v in options.items() if k != COMPUTERS_OPTION}
+    seats = options[COMPUTERS_OPTION]
+    if not isinstance(seats, list) or not all(type(p) is int for p in seats):
+        _fail("bad_request", "The computer seats must be a list of seat numbers.")
+    return rest, sorted(set(seats))
+
+
+def setup(s: dict, computers: list[int]) -> None:
+    """Note the computer seats in a new state (nothing when there are none)."""
+    seats = [p for p in computers if 0 <= p < len(s["names"])]
+    if seats:
+        s["computers"] = seats
+
+
+def computers(s: dict) -> list[int]:
+    return s.get("computers", [])
+
+
+def alone(s: dict, seat: int) -> bool:
+    """Every other seat at the table is a computer."""
+    others = [p for p in range(len(s["names"])) if p != seat]
+    return bool(others) and all(p in computers(s) for p in others)
+
+
+# --------------------------------------------------------------------------
+# Holding
+
+def held(s: dict) -> list[dict]:
+    return s.get("held", [])
+
+
+def holding(s: dict, seat) -> dict | None:
+    return next((h for h in held(s) if h["seat"] == seat), None)
+
+
+def match_held(s: dict) -> bool:
+    """A seat alone with the computers holds: the whole match stands still."""
+    return any(alone(s, h["seat"]) for h in held(s))
+
+
+def _set_held(s: dict, entries: list[dict]) -> None:
+    if entries:
+        s["held"] = sorted(entries, key=lambda h: h["seat"])
+    else:
+        s.pop("held", None)
+
+
+# --------------------------------------------------------------------------
+# Actions
+
+def blocked_actions(state: dict, viewer) -> list[dict] | None:
+    """What a seat may do while the controls stand in the way of play (its own
+    hold, the match's hold for a computer, or being out of the game); None when
+    the seat plays as usual (engine.actions then adds `actions` below)."""
+    if "held" not in state and "computers" not in state:
+        return None   # the usual case, kept quick: engine.actions runs on every move
+    E = _engine()
+    if not E._is_seat(state, viewer):
+        return None
+    if viewer in computers(state) and match_held(state):
+        return []
+    if holding(state, viewer) is not None:
+        return [label({"type": "resume"}, "Resume the game" if alone(state, viewer) else "Resume your play")] \
+            + _restart(state, viewer)
+    if E._is_out(state, viewer):
+        return _restart(state, viewer)
+    return None
+
+
+def actions(state: dict, viewer) -> list[dict]:
+    """A seat in play may pause its play, and restart when alone with the computers."""
+    text = "Pause the game" if alone(state, viewer) else "Pause your play"
+    return [label({"type": "hold"}, text)] + _restart(state, viewer)
+
+
+def _restart(state: dict, viewer) -> list[dict]:
+    return [label({"type": "restart"}, "Restart with a fresh deal")] if alone(state, viewer) else []
+
+
+def handles(state: dict, seat: int, kind: str) -> bool:
+    """engine.apply hands this move to `apply` below: a control, or any move
+    the controls hold up (a paused seat's, or a computer's while the match is held)."""
+    if kind in FIELDS:
+        return True
+    return holding(state, seat) is not None or (seat in computers(state) and match_held(state))
+
+
+def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+    kind = action["type"]
+    if kind not in FIELDS:
+        if holding(state, seat) is not None:
+            _fail("illegal", "Your play is paused: resume it first (P, or the Resume button).")
+        _fail("not_your_turn", "The game is paused.")
+    blocked = blocked_actions(state, seat)
+    listed = [strip_label(a) for a in (actions(state, seat) if blocked is None else blocked)]
+    if action not in listed:
+        if kind == "hold":
+            _fail("illegal", "Your play is already paused." if holding(state, seat) is not None
+                  else "You are out of the game.")
+        if kind == "resume":
+            _fail("illegal", "Your play is not paused.")
+        _fail("illegal", "Only a game against computer players can be restarted: "
+                         "someone else is playing at this table.")
+    E = _engine()
+    if kind == "restart":
+        return _do_restart(state, seat)
+    s = E._copy_state(state)
+    if kind == "hold":
+        return s, _hold(s, seat)
+    return s, _resume(s, seat)
+
+
+def _hold(s: dict, seat: int) -> list[dict]:
+    E = _engine()
+    speed = s["autoplay"][seat]
+    autoplay = list(s["autoplay"])
+    autoplay[seat] = 0
+    s["autoplay"] = autoplay
+    _set_held(s, held(s) + [{"seat": seat, "speed": speed}])
+    name = E._name(s, seat)
+    if not alone(s, seat):
+        return [log("hold", f"{name} pauses their play.", seat=seat, speed=speed, match=False)]
+    entries = [log("hold", f"{name} pauses the game.", seat=seat, speed=speed, match=True)]
+    if "war.hold" not in s["noted"]:   # flagged the first time it decides something
+        s["noted"] = s["noted"] + ["war.hold"]
+        entries.append(rule("war.hold", battle=s["battle"], seat=seat, speed=speed, computers=computers(s)))
+    return entries
+
+
+def _resume(s: dict, seat: int) -> list[dict]:
+    E = _engine()
+    entry = holding(s, seat)
+    autoplay = list(s["autoplay"])
+    autoplay[seat] = entry["speed"]
+    s["autoplay"] = autoplay
+    _set_held(s, [h for h in held(s) if h["seat"] != seat])
+    name = E._name(s, seat)
+    text = f"{name} plays on" + (f" (auto-play at speed {entry['speed']})." if entry["speed"] else ".")
+    return [log("resume", text, seat=seat, speed=entry["speed"], match=alone(s, seat))]
+
+
+def _do_restart(state: dict, seat: int) -> tuple[dict, list[dict]]:
+    """A fresh deal: the same players and options, a seed drawn from the game's Rng."""
+    E = _engine()
+    rng = Rng(state["rng"])
+    seed = rng.next64()
+    options = dict(state["options"])
+    if computers(state):
+        options[COMPUTERS_OPTION] = list(computers(state))
+    s = E.new(options, list(state["names"]), seed)
+    s["restarts"] = state.get("restarts", 0) + 1
+    name = E._name(state, seat)
+    return s, [log("restart", f"{name} restarts the game: the cards are shuffled and dealt again.",
+                   seat=seat, battle=state["battle"], restarts=s["restarts"]),
+               rule("war.restart", seat=seat, battle=state["battle"], seed=seed,
+                    cards=[len(d) for d in s["decks"]], restarts=s["restarts"])]
+
+
+def bot(listed: list[dict]) -> dict | None:
+    """A computer never pauses or restarts; it plays on from a pause it finds on its
+    seat (the teacher removed a player who had paused, and the computer took over)."""
+    return next((a for a in listed if a.get("type") == "resume"), None)
+
+
+# --------------------------------------------------------------------------
+# Views, prompts and the clock
+
+def clock_key(s: dict, seconds: int) -> str:
+    """The match clock's timer key: a fresh deal gets a fresh clock."""
+    return f"clock:{seconds}" + (f":r{s['restarts']}" if s.get("restarts") else "")
+
+
+def clock(s: dict, listed: list[dict]) -> list[dict]:
+    """The clock as `timers()` lists it: under this deal's key, and marked held
+    while the match is held (the platform then stops it and keeps the time left:
+    the engine cannot know how much that is, only the platform's clock can)."""
+    out = []
+    for t in listed:
+        t = dict(t, key=clock_key(s, t["after"]))
+        if match_held(s):
+            t["held"] = True
+        out.append(t)
+    return out
+
+
+def public(s: dict, public_view: dict) -> None:
+    """Who holds, whether the whole match stands still, the clock's key."""
+    public_view["hold"] = {"seats": [h["seat"] for h in held(s)], "match": match_held(s)}
+    length = public_view.get("length")
+    if length and length.get("clock_key"):
+        length["clock_key"] = clock_key(s, length["clock_seconds"])
+
+
+def private(s: dict, seat: int, private_view: dict) -> None:
+    entry = holding(s, seat)
+    private_view["held"] = entry is not None
+    private_view["held_speed"] = entry["speed"] if entry else 0
+    private_view["alone"] = alone(s, seat)
+
+
+def held_prompt(s: dict, viewer) -> dict | None:
+    """While the match is held the game waits for whoever holds it (and the
+    platform schedules no computer moves: they are not waited for)."""
+    if not held(s):
+        return None
+    E = _engine()
+    mine = holding(s, viewer) if E._is_seat(s, viewer) else None
+    if match_held(s):
+        holders = [h["seat"] for h in held(s) if alone(s, h["seat"])]
+        if mine is not None:
+            return prompt(holders, "The game is paused. Tap Resume or press P to play on.")
+        return prompt(holders, f"{E._names(s, holders)} paused the game.")
+    if mine is not None:
+        return prompt(E._waiting(s), "Your play is paused. Tap Resume or press P to play on.")
+    return None
