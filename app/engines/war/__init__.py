@@ -4,6 +4,7 @@ from ..contract import UI, GameSpec, Seating
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, upgrade, view)
 from .figures import figures
+from .powers import VERSION as POWERS_VERSION
 from .rulings import RULINGS, RULINGS_VERSION
 
 GAME = GameSpec(
@@ -28,9 +29,9 @@ GAME = GameSpec(
         "tournament": {"mode": "tournament"},
         "survival": {"mode": "survival"},
     },
-    order_free=frozenset({"reveal", "autoplay"}),
+    order_free=frozenset({"reveal", "autoplay", "loadout", "activate", "deactivate", "counter", "resolve"}),
     bot_levels=("easy", "standard", "hard"),
-    data_versions={"rulings.json": RULINGS_VERSION},
+    data_versions={"rulings.json": RULINGS_VERSION, "powers.json": POWERS_VERSION},
     rulings=tuple(RULINGS),
     figures=figures,
     # Log kinds worth a line in a debrief: the platform's own (start, kick,

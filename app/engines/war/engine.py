@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 
 from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
-from . import cards
+from . import cards, powers
 from .rulings import rule
 
 KEY = "war"
@@ -81,7 +81,7 @@ OPTIONS = [
 
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
-             "sudden_death", "time_up", "target", "end", "game_over")
+             "sudden_death", "time_up", "target", "end", "game_over", "power")
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -135,6 +135,8 @@ def _copy_state(s: dict) -> dict:
     out["out"] = [None if o is None else dict(o) for o in s["out"]]
     out["cycle"] = dict(s["cycle"])
     out["sudden"] = None if s["sudden"] is None else dict(s["sudden"])
+    if "powers" in s:
+        out["powers"] = powers.copy(s["powers"])
     return out
 
 
@@ -258,6 +260,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
         "last": None,               # summary of the last resolution
         "result": None,
     }
+    powers.setup(s)   # Power War only: the loadout phase (a Classic state gets no new key)
     _start_battle(s)  # the first position is recorded; it cannot be a repeat
     return s
 
@@ -277,6 +280,8 @@ def actions(state: dict, viewer) -> list[dict]:
         text = "Reveal your card" if state["stage"] == 0 else \
             "Reveal your card (three go face down first)"
         listed.append(label({"type": "reveal"}, text))
+    if "powers" in state:
+        listed += powers.actions(state, viewer)
     current = state["autoplay"][viewer]
     for sp in SPEEDS:
         if sp == current:
@@ -293,7 +298,7 @@ def _check_payload(action) -> str:
     if not isinstance(action, dict) or "type" not in action:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
-    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}}
+    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}, **powers.FIELDS}
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
     if set(action) != fields[kind]:
@@ -302,6 +307,8 @@ def _check_payload(action) -> str:
         speed = action["speed"]
         if type(speed) is not int or speed not in SPEEDS:
             _fail("illegal", "Auto-play speed must be 0 (off), 1, 2 or 4.")
+    if kind in powers.FIELDS:
+        powers.check_payload(action)
     return kind
 
 
@@ -321,7 +328,11 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
         _fail("not_your_turn", "You are out of this game.")
     s = _copy_state(state)
     if kind == "autoplay":
-        return s, _set_autoplay(s, seat, action["speed"])
+        return s, _set_autoplay(s, seat, action["speed"]) + (powers.autoplay_changed(s, seat) if "powers" in s else [])
+    if kind in powers.FIELDS:
+        return s, powers.apply(s, seat, action)
+    if "powers" in s:
+        powers.check_reveal(s, seat)
     return s, _reveal(s, seat)
 
 
@@ -373,6 +384,8 @@ def _reveal(s: dict, seat: int) -> list[dict]:
     shown = cards.face(s["faces"], cid)
     entries = [log("reveal", f"{_name(s, seat)} {verb} the {shown['name']}.",
                    battle=battle, stage=stage, seat=seat, card=shown)]
+    if "powers" in s:   # Scout expiry; the counter window or the power steps, then _resolve_stage
+        return entries + powers.revealed(s, seat)
     if not _waiting(s):
         entries += _resolve_stage(s)
     return entries
@@ -385,9 +398,12 @@ def _resolve_stage(s: dict) -> list[dict]:
         s["noted"].append("war.commitment_order_is_tap_order")
         entries.append(rule("war.commitment_order_is_tap_order",
                             battle=s["battle"], order=list(s["taps"])))
-    ranks = {p: _rank(s, s["showing"][p]) for p in s["participants"]}
+    ranks = powers.ranks(s) if "powers" in s else {p: _rank(s, s["showing"][p]) for p in s["participants"]}
     high = max(ranks.values())
     tied = [p for p in s["participants"] if ranks[p] == high]
+    if "powers" in s and len(tied) > 1:
+        tied, more = powers.tiebreak(s, tied)
+        entries += more
     if len(tied) == 1:
         return entries + _take_pot(s, tied[0]) + _finish_battle(s)
     return entries + _start_war(s, tied, high)
@@ -442,7 +458,7 @@ def _start_war(s: dict, tied: list[int], high: int) -> list[dict]:
 
 def _take_pot(s: dict, winner: int) -> list[dict]:
     """The winner puts the whole pot at the bottom, in commitment order."""
-    entries = []
+    entries = powers.before_take(s, winner) if "powers" in s else []
     pot = s["pot"]
     shown = _pot_faces(s)
     downs = [f for f in shown if f["down"]]
@@ -455,7 +471,7 @@ def _take_pot(s: dict, winner: int) -> list[dict]:
     entries.append(log("win", f"{_name(s, winner)} wins {len(pot)} cards.",
                        battle=s["battle"], seat=winner, count=len(pot), cards=shown))
     s["pot"], s["carried"] = [], 0
-    return entries
+    return entries + (powers.after_take(s, winner) if "powers" in s else [])
 
 
 def _pot_faces(s: dict, show_down: bool = True) -> list[dict]:
@@ -554,7 +570,8 @@ def _start_battle(s: dict) -> list[dict]:
     s["taps"] = []
     s["showing"] = [None] * len(s["names"])
     s["spent"] = [[0, 0] for _ in s["names"]]
-    return _watch_for_repeats(s)
+    entries = _watch_for_repeats(s)
+    return entries + powers.start_battle(s) if "powers" in s else entries
 
 
 def _mark_out(s: dict, seats: list[int]) -> None:
@@ -787,6 +804,8 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = "Game over."
         return prompt([], text)
+    if "powers" in s and (asked := powers.prompt(s, viewer)) is not None:
+        return asked
     waiting = _waiting(s)
     war = s["stage"] > 0
     if _is_seat(s, viewer) and _is_out(s, viewer):
@@ -848,6 +867,8 @@ def view(state: dict, viewer) -> dict:
                           "first_battle": s["sudden"]["first_battle"]}),
         "result": _copy(s["result"]),
     }
+    if "powers" in s:
+        powers.add_public(s, public)
     if not _is_seat(s, viewer):
         return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
@@ -860,13 +881,17 @@ def view(state: dict, viewer) -> dict:
         "waiting": viewer in waiting,
         "autoplay": s["autoplay"][viewer],
     }
+    if "powers" in s:
+        private["powers"] = powers.private(s, viewer)
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
 
 def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
-    actions; War leaves it no choice, so `rng` goes unused."""
+    actions; War leaves it no choice, so `rng` goes unused (Power War's choices: powers.bot)."""
+    if "powers" in view["public"]:
+        return powers.bot(view, actions, rng)
     for action in actions:
         if action.get("type") == "reveal":
             return action
