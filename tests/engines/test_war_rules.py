@@ -26,11 +26,11 @@ CATALOGUE = {r["id"] for r in war.GAME.rulings}
 # --------------------------------------------------------------------------
 # Helpers
 
-def rig(*decks: str, rng: int = 1, length: str | None = None) -> dict:
+def rig(*decks: str, rng: int = 1, length: str | None = None, **options) -> dict:
     """A game whose decks are given top first, e.g. rig("Q 3", "5 4").
 
     A token is a rank character (2-9, T, J, Q, K, A: suits are handed out in
-    turn) or a full code such as "AS".
+    turn) or a full code such as "AS". Other options (mode="power", ...) are passed on.
     """
     used = Counter()
     codes = []
@@ -43,7 +43,7 @@ def rig(*decks: str, rng: int = 1, length: str | None = None) -> dict:
             else:
                 row.append(tok)
         codes.append(row)
-    options = {"mode": "classic"} if length is None else {"mode": "classic", "length": length}
+    options = {"mode": "classic", **({} if length is None else {"length": length}), **options}
     return E.new_with_decks(options, NAMES[:len(decks)], codes, rng)
 
 

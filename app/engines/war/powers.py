@@ -597,8 +597,7 @@ def _resolve(s: dict) -> list[dict]:
     by_step = {step: [e for e in todo if POWERS[e["power"]]["step"] == step] for step in STEP_NUMBER}
     # 1 defense: armed now, it takes effect if the seat loses the battle.
     for e in by_step["defense"]:
-        e["status"] = "armed"
-        _cool(s, e["seat"], e["power"])
+        entries += _arm(s, e, "if they lose this battle")
     # 2 Counter: cancel the aimed power (a Counter itself cannot be countered).
     for e in by_step["counter"]:
         e["status"] = "resolved"
@@ -612,7 +611,7 @@ def _resolve(s: dict) -> list[dict]:
         back = _gain(s, aim["seat"], POWERS[aim["power"]]["cost"] // 2)
         entries.append(log("power", f"{_name(s, e['seat'])} counters {_name(s, aim['seat'])}'s "
                                     f"{_pname(aim['power'])}.", battle=battle, stage=stage, seat=e["seat"],
-                           target=aim["seat"], aim=aim["power"]))
+                           power="counter", target=aim["seat"], aim=aim["power"], step=2, phase="resolve"))
         entries.append(rule("war.power_cancel_refund", battle=battle, seat=aim["seat"], power=aim["power"],
                             refund=back, cost=POWERS[aim["power"]]["cost"],
                             ready_at=pw["ready_at"][aim["seat"]][aim["power"]]))
@@ -628,8 +627,8 @@ def _resolve(s: dict) -> list[dict]:
     for step in ("modifier", "post_win"):
         for e in by_step[step]:
             if e["status"] == "chosen":
-                e["status"] = "armed"
-                _cool(s, e["seat"], e["power"])
+                entries += _arm(s, e, "if they tie for the highest card" if e["power"] == "tiebreaker"
+                                else "if they win this battle")
     before = (s["battle"], s["stage"])
     entries += E._resolve_stage(s)
     if s["status"] == "playing" and (s["battle"], s["stage"]) != before and s["battle"] == before[0]:
@@ -639,6 +638,15 @@ def _resolve(s: dict) -> list[dict]:
             if e["power"] == "tiebreaker" and e["status"] == "armed":
                 e["status"] = "no_effect"
     return entries
+
+
+def _arm(s: dict, e: dict, when: str) -> list[dict]:
+    """A power whose effect depends on the outcome resolves at its step: it is set."""
+    e["status"] = "armed"
+    _cool(s, e["seat"], e["power"])
+    return [log("power", f"{_pname(e['power'])} is set for {_name(s, e['seat'])} ({when}).",
+                battle=s["battle"], stage=s["stage"], seat=e["seat"], power=e["power"],
+                step=STEP_NUMBER[POWERS[e["power"]]["step"]], phase="resolve")]
 
 
 def _rank_change(s: dict, e: dict) -> list[dict]:
@@ -659,7 +667,8 @@ def _rank_change(s: dict, e: dict) -> list[dict]:
     pw["mods"][cid] = new
     shown = cards.face(s["faces"], cid)
     entries = [log("power", f"{_pname(pid)}: {_name(s, aimed)}'s {shown['name']} now counts as {new}.",
-                   battle=s["battle"], stage=s["stage"], seat=seat, power=pid, target=aimed, rank=new)]
+                   battle=s["battle"], stage=s["stage"], seat=seat, power=pid, target=aimed, rank=new,
+                   step=3, phase="resolve")]
     if pid == "mirror":
         entries.append(rule("war.power_mirror", battle=s["battle"], seat=seat, rank=new, was=old))
     if new > 14 or new < 2:
@@ -691,7 +700,7 @@ def _replace(s: dict, e: dict) -> list[dict]:
     shown = cards.face(s["faces"], cid)
     entries.insert(0, log("power", f"{_pname(pid)}: {_name(s, aimed)}'s card goes face down and the "
                                    f"{shown['name']} is turned up.", battle=s["battle"], stage=s["stage"],
-                          seat=seat, power=pid, target=aimed, card=shown))
+                          seat=seat, power=pid, target=aimed, card=shown, step=4, phase="resolve"))
     return entries + _expire_scout(s, aimed, "swap")
 
 
@@ -710,7 +719,8 @@ def tiebreak(s: dict, tied: list[int]) -> tuple[list[int], list[dict]]:
     held[0]["status"] = "resolved"
     seat = held[0]["seat"]
     return [seat], [log("power", f"{_name(s, seat)}'s Tiebreaker wins the tie without a war.",
-                        battle=s["battle"], stage=s["stage"], seat=seat, power="tiebreaker"),
+                        battle=s["battle"], stage=s["stage"], seat=seat, power="tiebreaker", step=5,
+                        phase="outcome"),
                     rule("war.power_tiebreaker", battle=s["battle"], seats=[seat], outcome="win")]
 
 
@@ -736,7 +746,8 @@ def before_take(s: dict, winner: int) -> list[dict]:
         e["status"] = "resolved" if back else "no_effect"
         faces = [cards.face(s["faces"], c) for c in back]
         entries.append(log("power", f"{_pname(e['power'])}: {len(back)} of {_name(s, seat)}'s cards go back "
-                                    "under their deck.", battle=battle, seat=seat, power=e["power"], cards=faces))
+                                    "under their deck.", battle=battle, seat=seat, power=e["power"], cards=faces,
+                           step=1, phase="outcome"))
         entries.append(rule(f"war.power_{e['power']}", battle=battle, seat=seat, cards=faces))
     for e in _armed(s, "double_stakes"):
         if e["seat"] != winner:
@@ -749,7 +760,7 @@ def before_take(s: dict, winner: int) -> list[dict]:
         e["status"] = "resolved" if losers else "no_effect"
         entries.append(log("power", f"Double Stakes: {join_names([_name(s, p) for p in losers], 'nobody')} "
                                     "add their top card to the pot.", battle=battle, seat=winner,
-                           power="double_stakes", seats=losers))
+                           power="double_stakes", seats=losers, step=5, phase="outcome"))
         entries.append(rule("war.power_double_stakes", battle=battle, seat=winner, seats=losers))
     return entries
 
@@ -768,7 +779,7 @@ def after_take(s: dict, winner: int) -> list[dict]:
         e["status"] = "resolved"
         shown = cards.face(s["faces"], cid)
         entries.append(log("power", f"Salvage: {_name(s, winner)} keeps the {shown['name']} on top of their deck.",
-                           battle=s["battle"], seat=winner, power="salvage", card=shown))
+                           battle=s["battle"], seat=winner, power="salvage", card=shown, step=6, phase="outcome"))
         entries += _note_once(s, "war.power_salvage", battle=s["battle"], seat=winner)
     for e in _armed(s, "momentum"):
         if e["seat"] != winner:
@@ -777,7 +788,7 @@ def after_take(s: dict, winner: int) -> list[dict]:
         got = _gain(s, winner, MOMENTUM)
         e["status"] = "resolved"
         entries.append(log("power", f"Momentum: {_name(s, winner)} regains {got} energy.", battle=s["battle"],
-                           seat=winner, power="momentum", energy=got))
+                           seat=winner, power="momentum", energy=got, step=6, phase="outcome"))
     for e in s["powers"]["used"]:
         if e["status"] == "armed":
             e["status"] = "no_effect"
@@ -833,6 +844,13 @@ def _public_entry(s: dict, e: dict) -> dict:
             "step": STEP_NUMBER.get(POWERS[e["power"]]["step"])}
 
 
+def _in_order(s: dict, entries: list[dict]) -> list[dict]:
+    """A battle's powers in resolution order: stage by stage, step by step (Scout first)."""
+    ranked = sorted(enumerate(entries), key=lambda x: (x[1]["stage"], STEP_NUMBER.get(
+        POWERS[x[1]["power"]]["step"], 0), x[0]))
+    return [_public_entry(s, e) for _, e in ranked]
+
+
 def waiting(s: dict) -> list[int] | None:
     """The seats a loadout phase or a counter window waits for (None: the reveals)."""
     pw = s["powers"]
@@ -870,8 +888,8 @@ def add_public(s: dict, public: dict) -> None:
         "energy_max": s["options"]["energy_max"],
         "energy_per_battle": s["options"]["energy_per_battle"],
         "seats": seats,
-        "used": [_public_entry(s, e) for e in pw["used"] if e["public"]],
-        "last": [_public_entry(s, e) for e in pw["last"]],
+        "used": _in_order(s, [e for e in pw["used"] if e["public"]]),
+        "last": _in_order(s, pw["last"]),
         "window": None if pw["window"] is None else {"seats": list(pw["window"]["seats"]),
                                                      "decided": len(pw["window"]["done"])},
         "ranks": {str(p): _eff(s, s["showing"][p]) for p in s["participants"]
@@ -984,7 +1002,7 @@ def _bot_power(level, uses, view, rng):
 
     opponents = [p for p in pub["participants"] if p != seat]
     if level == "easy":
-        if rng.random() < 0.08:
+        if rng.random() < 0.03:
             plain = [a for a in uses.values() if a["power"] in ("boost", "salvage", "recovery")]
             return plain[0] if plain else None
         return None
