@@ -84,7 +84,7 @@ def power_scramble(state: dict, seat: int, rng: random.Random) -> dict:
     shown to everyone stay the same)."""
     s = classic_scramble(state, seat, rng)
     pw = s.get("powers")
-    if pw is None:
+    if pw is None or s["status"] != "playing":
         return s
     for p in range(len(s["names"])):
         if p == seat:
@@ -105,7 +105,7 @@ def power_scramble(state: dict, seat: int, rng: random.Random) -> dict:
             choices = [pid for pid in pw["loadout"][p]
                        if pid not in taken and pid not in ("counter", "scout")
                        and pw["charges"][p][pid] > 0 and pw["ready_at"][p][pid] <= s["battle"]
-                       and P.POWERS[pid]["cost"] <= shown_energy
+                       and P.POWERS[pid]["cost"] <= shown_energy and len(s["participants"]) > 1
                        and not (s["sudden"] is not None and pid in P.SUDDEN_DEATH_OFF)]
             if not choices:
                 continue

@@ -505,6 +505,8 @@ def _maybe_close_window(s: dict) -> list[dict]:
     if any(p not in window["done"] for p in window["seats"]):
         return []
     countered = [e for e in pw["used"] if e["power"] == "counter" and e["stage"] == s["stage"]]
+    for e in countered:
+        e["public"] = True
     entries = [rule("war.power_counter_window", battle=s["battle"], stage=s["stage"], phase="close",
                     seats=list(window["seats"]), counters=[[e["seat"], e["target"], e["aim"]] for e in countered])]
     pw["window"] = None
