@@ -9,6 +9,7 @@
 //           accumulated log}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import * as powers from "/static/games/war/powers.js";   // Power War's controls and board panel
 
 const RED = new Set(["♥", "♦"]);
 
@@ -185,10 +186,11 @@ export function render(root, payload, ctx) {
     // The phone: the outcome of the last move first, the table below it and
     // the next action at the bottom of the screen (it stays there as the table scrolls).
     body = [head, last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
+    if (pub.powers) body.splice(pub.powers.phase === "loadout" ? 1 : body.length - 1, 0, powers.phone(payload, ctx, send, () => render(root, payload, ctx)));
   } else if (board) {
     body = [head, h("div", { class: "war-table" },
         seats(pub, you),
-      h("div", { class: "war-side" }, last(pub, you), pot(pub), logSection(entries, 4)))];
+      h("div", { class: "war-side" }, pub.powers ? powers.board(payload) : null, last(pub, you), pot(pub), logSection(entries, 4)))];
   } else {
     body = [head, seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
       payload.players && shared.playerList ? shared.playerList(payload.players) : null];
@@ -204,13 +206,14 @@ export const scoreText = (n, payload) => {
 };
 
 // What onKey answers to, for the page's help overlay (`?`).
-export function keys() {
+export function keys(payload) {
   return [["Space or Enter", "Reveal your next card"], ["A", "Turn auto-play on or off"],
-    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]];
+    ["Alt+1, Alt+2, Alt+4", "Auto-play at speed 1, 2 or 4"]].concat(powers.keys(payload));
 }
 
 export function onKey(event, payload, ctx) {
   const mine = payload.view.private || {};
+  if (powers.onKey(event, payload, ctx, send)) return true;   // Power War: 1-5 select, E uses
   if ((event.key === " " || event.key === "Enter") && !event.altKey) {
     if (event.target.closest("button")) return false; // a focused button handles its own key
     const reveal = listed(payload, "reveal");

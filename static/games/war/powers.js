@@ -1,0 +1,217 @@
+// Power War's controls and board panel, imported by war.js (one hook line each).
+//
+// view.public.powers:  {phase, energy_max, seats: [{seat, energy, ready, chosen, loadout:
+//                      [{power, name, charges, ready_in}], doubles_raise}], used, last,
+//                      window: {seats, decided} | null, ranks, unavailable, catalogue}
+// view.private.powers: {energy, draft, ready, chosen, scout, powers: [{power, name, cost,
+//                      charges, ready_in, why_not}], counter_window}
+// Every control sends one of payload.actions, exactly as listed.
+import { h } from "/static/js/dom.js";
+
+let selected = 0;   // the phone's selected power (index into the loadout), keys 1-5
+
+const STEP = { 1: "defense", 2: "counter", 3: "rank change", 4: "replacement", 5: "battle modifier", 6: "post-win" };
+const STATUS = { chosen: "chosen", armed: "set", resolved: "done", canceled: "cancelled", no_effect: "no effect" };
+
+function nameOf(pub, seat) {
+  const p = pub.players.find((x) => x.seat === seat);
+  return p ? p.name : `Seat ${seat + 1}`;
+}
+
+function info(pub, id) {
+  return (pub.powers.catalogue || []).find((p) => p.power === id) || { name: id, description: "" };
+}
+
+function numbers(p) {
+  return `${p.cost} energy · ${p.charges} use${p.charges === 1 ? "" : "s"} · cooldown ${p.cooldown}`;
+}
+
+function energyMeter(value, max, who) {
+  return h("div", { class: "pw-energy" },
+    h("label", { class: "pw-energy-label" }, `${who}energy `, h("strong", {}, `${value} / ${max}`)),
+    h("meter", { min: 0, max, value, "aria-label": `${who}energy ${value} of ${max}` }));
+}
+
+function entryText(pub, e, you) {
+  const who = e.seat === you ? "You" : nameOf(pub, e.seat);
+  let text = `${who}: ${e.name}`;
+  if (e.power === "counter" && e.target !== null) text += ` on ${nameOf(pub, e.target)}'s ${info(pub, e.aim).name}`;
+  else if (e.target !== null && e.target !== undefined) text += ` on ${e.target === you ? "you" : nameOf(pub, e.target)}`;
+  return text;
+}
+
+function entryList(pub, entries, you, heading) {
+  if (!entries.length) return null;
+  return h("div", { class: "pw-used" },
+    h("h3", { class: "small-heading" }, heading),
+    h("ol", { class: "pw-used-list" }, entries.map((e) => h("li", { class: `pw-status-${e.status}` },
+      entryText(pub, e, you),
+      e.step ? h("span", { class: "muted" }, ` (${STEP[e.step]})`) : null,
+      h("span", { class: "pw-badge" }, STATUS[e.status] || e.status)))));
+}
+
+// ------------------------------------------------------------------ phone
+
+function loadoutPicker(payload, send, ctx) {
+  const pub = payload.view.public;
+  const mine = payload.view.private.powers;
+  const waiting = pub.waiting_for.filter((s) => s !== payload.seat).map((s) => nameOf(pub, s));
+  if (mine.ready) {
+    return h("section", { class: "card pw-loadout", "aria-label": "Your powers" },
+      h("h2", { class: "small-heading" }, "You are ready"),
+      h("p", { "aria-live": "polite" }, waiting.length ? `Waiting for ${waiting.join(", ")} to choose.` : "The battles are about to begin."));
+  }
+  const toggles = new Map(payload.actions.filter((a) => a.type === "loadout" && !a.ready)
+    .map((a) => [a.powers.length > mine.draft.length ? a.powers[a.powers.length - 1] : mine.draft.find((x) => !a.powers.includes(x)), a]));
+  const readyMine = payload.actions.find((a) => a.type === "loadout" && a.ready
+    && a.powers.length === mine.draft.length && a.powers.every((x, i) => x === mine.draft[i]));
+  const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine);
+  return h("section", { class: "card pw-loadout", "aria-label": "Choose your powers" },
+    h("h2", { class: "small-heading" }, `Choose up to 5 powers (${mine.draft.length} chosen)`),
+    h("p", { class: "muted" }, `You start with ${mine.energy} energy and gain ${pub.powers.energy_per_battle} each battle (at most ${pub.powers.energy_max}).`),
+    h("ul", { class: "pw-picker", role: "list" }, pub.powers.catalogue.map((p) => {
+      const on = mine.draft.includes(p.power);
+      const action = toggles.get(p.power);
+      return h("li", {},
+        h("button", {
+          type: "button", class: "pw-pick" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
+          disabled: !action, dataset: { focusKey: `pick-${p.power}` }, onclick: () => action && send(ctx, action),
+        }, h("span", { class: "pw-name" }, p.name), h("span", { class: "pw-numbers" }, numbers(p)),
+        h("span", { class: "pw-desc" }, p.description)));
+    })),
+    h("div", { class: "pw-ready-row" },
+      readyMine ? h("button", { type: "button", class: "primary pw-ready", dataset: { focusKey: "pw-ready" }, onclick: () => send(ctx, readyMine) },
+        `Ready with these ${mine.draft.length}`) : null,
+      suggested.map((a) => h("button", { type: "button", class: "small", dataset: { focusKey: `pw-suggest-${a.powers.join("-")}` },
+        onclick: () => send(ctx, a) }, a.label))));
+}
+
+function activations(payload, power) {
+  return payload.actions.filter((a) => (a.type === "activate" || a.type === "deactivate") && a.power === power);
+}
+
+function counterWindow(payload, send, ctx) {
+  const pub = payload.view.public;
+  const counters = payload.actions.filter((a) => a.type === "counter");
+  const resolve = payload.actions.find((a) => a.type === "resolve");
+  if (!resolve) return null;
+  return h("section", { class: "card pw-window", "aria-label": "Counter window" },
+    h("h2", { class: "small-heading" }, "Counter window"),
+    h("p", { "aria-live": "assertive" }, counters.length ? "Cancel one opposing power, or resolve the battle."
+      : "You cannot counter anything now: resolve the battle."),
+    entryList(pub, pub.powers.used.filter((e) => e.stage === (pub.stage === "battle" ? 0 : pub.stage)), payload.seat, "Powers used this round"),
+    h("div", { class: "pw-window-buttons" },
+      counters.map((a) => h("button", { type: "button", class: "pw-counter", dataset: { focusKey: `counter-${a.seat}-${a.power}` },
+        onclick: () => send(ctx, a) }, a.label)),
+      h("button", { type: "button", class: "primary pw-resolve", dataset: { focusKey: "pw-resolve" }, onclick: () => send(ctx, resolve) },
+        resolve.label)));
+}
+
+function powerPanel(payload, send, ctx) {
+  const pub = payload.view.public;
+  const mine = payload.view.private.powers;
+  const list = mine.powers;
+  if (!list.length) return null;
+  if (selected >= list.length) selected = 0;
+  const chosen = new Set(mine.chosen.map((c) => c.power));
+  const current = list[selected];
+  const moves = activations(payload, current.power);
+  const buttons = list.map((p, i) => {
+    const ready = p.ready_in === 0 && p.charges > 0;
+    const state = chosen.has(p.power) ? "chosen" : !ready ? (p.charges ? `cooldown ${p.ready_in}` : "used up") : "";
+    return h("button", {
+      type: "button", class: "pw-power" + (i === selected ? " selected" : "") + (chosen.has(p.power) ? " chosen" : ""),
+      "aria-pressed": i === selected ? "true" : "false", "aria-keyshortcuts": String(i + 1),
+      dataset: { focusKey: `power-${p.power}` }, onclick: () => { selected = i; rerender(); },
+      title: info(pub, p.power).description,
+    }, h("span", { class: "pw-key", "aria-hidden": "true" }, String(i + 1)),
+    h("span", { class: "pw-name" }, p.name),
+    h("span", { class: "pw-numbers" }, `${p.cost}⚡ · ${p.charges} left`),
+    state ? h("span", { class: "pw-badge" }, state) : null);
+  });
+  const why = current.why_not && !chosen.has(current.power) ? current.why_not : "";
+  return h("section", { class: "card pw-panel", "aria-label": "Your powers" },
+    energyMeter(mine.energy, pub.powers.energy_max, "Your "),
+    mine.scout ? h("p", { class: "pw-scout", "aria-live": "polite" }, "Scout (only you see this): your next card is the ",
+      h("strong", {}, mine.scout.name), ".") : null,
+    h("div", { class: "pw-powers", role: "group", "aria-label": "Powers: keys 1 to 5 select" }, buttons),
+    h("div", { class: "pw-selected" },
+      h("p", { class: "pw-desc" }, h("strong", {}, current.name + ": "), info(pub, current.power).description),
+      h("div", { class: "pw-activate" }, moves.map((a) => h("button", {
+        type: "button", class: a.type === "activate" ? "primary" : "", "aria-keyshortcuts": moves.length === 1 ? "E" : null,
+        dataset: { focusKey: `act-${a.type}-${a.power}-${a.target}` }, onclick: () => send(ctx, a),
+      }, a.label)),
+      !moves.length && why ? h("p", { class: "muted" }, why) : null)));
+}
+
+let rerenderHook = null;
+function rerender() { if (rerenderHook) rerenderHook(); }
+
+// The phone's Power War section (null when the view has no powers).
+export function phone(payload, ctx, send, redraw) {
+  const pub = payload.view.public;
+  const mine = payload.view.private && payload.view.private.powers;
+  if (!pub.powers || !mine || payload.view.private.eliminated || pub.result) return null;
+  rerenderHook = redraw || null;
+  if (pub.powers.phase === "loadout") return loadoutPicker(payload, send, ctx);
+  return h("div", { class: "pw-phone" }, counterWindow(payload, send, ctx), powerPanel(payload, send, ctx));
+}
+
+// ------------------------------------------------------------------ board
+
+export function board(payload) {
+  const pub = payload.view.public;
+  const pw = pub.powers;
+  if (!pw) return null;
+  if (pw.phase === "loadout") {
+    return h("section", { class: "card pw-board", "aria-label": "Powers" },
+      h("h2", { class: "small-heading" }, "Choosing powers"),
+      h("ul", { class: "pw-board-energy", role: "list" }, pw.seats.map((s) => h("li", {},
+        h("span", { class: "pw-board-name" }, nameOf(pub, s.seat)), h("span", { class: "pw-board-val" }, s.ready ? "ready" : "choosing…")))));
+  }
+  const current = pw.used;
+  const hidden = pw.seats.filter((s) => s.chosen > 0);
+  return h("section", { class: "card pw-board", "aria-label": "Powers" },
+    h("h2", { class: "small-heading" }, "Energy"),
+    h("ul", { class: "pw-board-energy", role: "list" }, pub.players.map((p) => {
+      const s = pw.seats[p.seat];
+      return h("li", { class: p.eliminated ? "out" : "" },
+        h("span", { class: "pw-board-name" }, p.name),
+        h("span", { class: "pw-board-val" }, `${s.energy}⚡`),
+        s.chosen ? h("span", { class: "pw-badge" }, `${s.chosen} chosen`) : null,
+        s.doubles_raise ? h("span", { class: "pw-badge" }, "Double Stakes") : null);
+    })),
+    pw.window ? h("p", { class: "pw-board-window", "aria-live": "polite" },
+      `Counter window: ${pw.window.decided} of ${pw.window.seats.length} decided`) : null,
+    hidden.length && !pw.window ? h("p", { class: "muted" }, "Chosen powers are shown when everyone has revealed.") : null,
+    entryList(pub, current, null, "This battle"),
+    entryList(pub, pw.last, null, "Last battle, in order"),
+    pw.unavailable.length ? h("p", { class: "muted" }, "Sudden death: no Shield, Recovery or Scout.") : null);
+}
+
+// ------------------------------------------------------------------ keys
+
+export function keys(payload) {
+  if (!payload || !payload.view || !payload.view.public.powers) return [];
+  return [["1 to 5", "Select a power"], ["E", "Use (or take back) the selected power"]];
+}
+
+// 1-5 select a power, E uses (or takes back) the selected one.
+export function onKey(event, payload, ctx, send) {
+  const pub = payload.view.public;
+  const mine = payload.view.private && payload.view.private.powers;
+  if (!pub.powers || !mine || pub.powers.phase !== "play" || event.altKey || event.ctrlKey || event.metaKey) return false;
+  if (/^[1-5]$/.test(event.key)) {
+    const i = Number(event.key) - 1;
+    if (i < mine.powers.length) { selected = i; rerender(); }
+    return true;
+  }
+  if (event.key === "e" || event.key === "E") {
+    const current = mine.powers[selected];
+    if (!current) return true;
+    const moves = activations(payload, current.power);
+    if (moves.length) send(ctx, moves[0]);
+    return true;
+  }
+  return false;
+}
