@@ -69,7 +69,12 @@ function loadoutPicker(payload, send, ctx) {
   return h("section", { class: "card pw-loadout", "aria-label": "Choose your powers" },
     h("h2", { class: "small-heading" }, `Choose up to 5 powers (${mine.draft.length} chosen)`),
     h("p", { class: "muted" }, `You start with ${mine.energy} energy and gain ${pub.powers.energy_per_battle} each battle (at most ${pub.powers.energy_max}).`),
-    h("ul", { class: "pw-picker", role: "list" }, pub.powers.catalogue.map((p) => {
+    h("details", { class: "pw-suggested", open: mine.draft.length === 0 },
+      h("summary", {}, "Suggested loadouts (tap one to be ready at once)"),
+      h("div", { class: "pw-suggest-buttons" }, suggested.map((a) => h("button", {
+        type: "button", class: "small", dataset: { focusKey: `pw-suggest-${a.powers.join("-")}` },
+        onclick: () => send(ctx, a) }, a.label)))),
+    h("ul", { class: "pw-picker", role: "list", "aria-label": "Powers" }, pub.powers.catalogue.map((p) => {
       const on = mine.draft.includes(p.power);
       const action = toggles.get(p.power);
       return h("li", {},
@@ -79,11 +84,9 @@ function loadoutPicker(payload, send, ctx) {
         }, h("span", { class: "pw-name" }, p.name), h("span", { class: "pw-numbers" }, numbers(p)),
         h("span", { class: "pw-desc" }, p.description)));
     })),
-    h("div", { class: "pw-ready-row" },
+    h("div", { class: "pw-ready-row thumb-zone" },
       readyMine ? h("button", { type: "button", class: "primary pw-ready", dataset: { focusKey: "pw-ready" }, onclick: () => send(ctx, readyMine) },
-        `Ready with these ${mine.draft.length}`) : null,
-      suggested.map((a) => h("button", { type: "button", class: "small", dataset: { focusKey: `pw-suggest-${a.powers.join("-")}` },
-        onclick: () => send(ctx, a) }, a.label))));
+        `Ready with these ${mine.draft.length}`) : h("p", { class: "muted" }, "Pick powers above, or tap a suggested loadout.")));
 }
 
 function activations(payload, power) {
@@ -147,14 +150,21 @@ function powerPanel(payload, send, ctx) {
 let rerenderHook = null;
 function rerender() { if (rerenderHook) rerenderHook(); }
 
-// The phone's Power War section (null when the view has no powers).
-export function phone(payload, ctx, send, redraw) {
+// The phone's page with Power War's sections. `body` is war.js's phone page:
+// [head, last battle, seats, pot, log, controls (the deck, at the bottom)].
+// Before the match the loadout picker takes the place of the last battle, the pot
+// and the deck (nothing can be revealed yet); during it, the counter window and
+// the power buttons sit under the last battle, above the seats, in view.
+export function phoneBody(body, payload, ctx, send, redraw) {
   const pub = payload.view.public;
   const mine = payload.view.private && payload.view.private.powers;
-  if (!pub.powers || !mine || payload.view.private.eliminated || pub.result) return null;
+  if (!pub.powers || !mine || payload.view.private.eliminated || pub.result) return body;
   rerenderHook = redraw || null;
-  if (pub.powers.phase === "loadout") return loadoutPicker(payload, send, ctx);
-  return h("div", { class: "pw-phone" }, counterWindow(payload, send, ctx), powerPanel(payload, send, ctx));
+  const [head, last, seats, pot, log, controls] = body;
+  if (pub.powers.phase === "loadout") return [head, loadoutPicker(payload, send, ctx), seats, log];
+  // In a counter window nothing can be revealed: its buttons take the deck's place, at the top.
+  if (mine.counter_window) return [head, counterWindow(payload, send, ctx), seats, pot, last, log];
+  return [head, last, powerPanel(payload, send, ctx), seats, pot, log, controls];
 }
 
 // ------------------------------------------------------------------ board
@@ -166,26 +176,33 @@ export function board(payload) {
   if (pw.phase === "loadout") {
     return h("section", { class: "card pw-board", "aria-label": "Powers" },
       h("h2", { class: "small-heading" }, "Choosing powers"),
-      h("ul", { class: "pw-board-energy", role: "list" }, pw.seats.map((s) => h("li", {},
-        h("span", { class: "pw-board-name" }, nameOf(pub, s.seat)), h("span", { class: "pw-board-val" }, s.ready ? "ready" : "choosing…")))));
+      h("ul", { class: "pw-board-rows", role: "list" }, pw.seats.map((s) => h("li", {},
+        h("span", { class: "pw-board-name" }, nameOf(pub, s.seat)),
+        h("span", { class: "pw-board-val" }, s.ready ? "ready" : "choosing…")))));
   }
-  const current = pw.used;
-  const hidden = pw.seats.filter((s) => s.chosen > 0);
+  // This battle's powers once any are shown, else the last battle's: in resolution order.
+  const now = pw.used.length > 0 || pw.seats.some((s) => s.chosen);
+  const entries = now ? pw.used : pw.last;
+  const order = new Map(entries.map((e, i) => [e, i + 1]));
   return h("section", { class: "card pw-board", "aria-label": "Powers" },
-    h("h2", { class: "small-heading" }, "Energy"),
-    h("ul", { class: "pw-board-energy", role: "list" }, pub.players.map((p) => {
+    h("h2", { class: "small-heading" }, now ? "Energy · powers this battle" : pw.last.length
+      ? "Energy · last battle's powers" : "Energy"),
+    h("ul", { class: "pw-board-rows", role: "list" }, pub.players.map((p) => {
       const s = pw.seats[p.seat];
+      const mine = entries.filter((e) => e.seat === p.seat);
       return h("li", { class: p.eliminated ? "out" : "" },
         h("span", { class: "pw-board-name" }, p.name),
-        h("span", { class: "pw-board-val" }, `${s.energy}⚡`),
-        s.chosen ? h("span", { class: "pw-badge" }, `${s.chosen} chosen`) : null,
-        s.doubles_raise ? h("span", { class: "pw-badge" }, "Double Stakes") : null);
+        h("span", { class: "pw-board-val", "aria-label": `${s.energy} energy` }, `${s.energy}⚡`),
+        mine.map((e) => h("span", { class: `pw-chip pw-status-${e.status}` },
+          h("span", { class: "pw-order" }, `${order.get(e)}`), ` ${e.name}`,
+          e.power === "counter" && e.target !== null ? ` ${nameOf(pub, e.target)}'s ${info(pub, e.aim).name}`
+            : e.target !== null ? ` → ${nameOf(pub, e.target)}` : "",
+          e.status === "chosen" ? "" : ` · ${STATUS[e.status] || e.status}`)),
+        now && s.chosen ? h("span", { class: "pw-chip hidden-choice" }, `${s.chosen} hidden`) : null,
+        s.doubles_raise ? h("span", { class: "pw-badge" }, "raise ×2") : null);
     })),
     pw.window ? h("p", { class: "pw-board-window", "aria-live": "polite" },
       `Counter window: ${pw.window.decided} of ${pw.window.seats.length} decided`) : null,
-    hidden.length && !pw.window ? h("p", { class: "muted" }, "Chosen powers are shown when everyone has revealed.") : null,
-    entryList(pub, current, null, "This battle"),
-    entryList(pub, pw.last, null, "Last battle, in order"),
     pw.unavailable.length ? h("p", { class: "muted" }, "Sudden death: no Shield, Recovery or Scout.") : null);
 }
 

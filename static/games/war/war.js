@@ -186,7 +186,7 @@ export function render(root, payload, ctx) {
     // The phone: the outcome of the last move first, the table below it and
     // the next action at the bottom of the screen (it stays there as the table scrolls).
     body = [head, last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
-    if (pub.powers) body.splice(pub.powers.phase === "loadout" ? 1 : body.length - 1, 0, powers.phone(payload, ctx, send, () => render(root, payload, ctx)));
+    if (pub.powers) body = powers.phoneBody(body, payload, ctx, send, () => render(root, payload, ctx));
   } else if (board) {
     body = [head, h("div", { class: "war-table" },
         seats(pub, you),
