@@ -30,12 +30,12 @@ def test_a_power_war_battle_by_keyboard(server, browser):  # noqa: F811
     # The loadout picker: toggles with aria-pressed, then Ready.
     ana.locator(".pw-loadout").wait_for()
     board.get_by_text("Choosing powers").wait_for()
+    ben.get_by_role("button", name="Ready with the Balanced loadout").click()
+    ben.get_by_text("You are ready").wait_for()
     for name in ("Shield", "Boost", "Scout"):
         ana.locator(".pw-pick", has_text=name).first.click()
         ana.locator(".pw-pick[aria-pressed=true]", has_text=name).first.wait_for()
     ana.get_by_role("button", name="Ready with these 3").click()
-    ana.get_by_text("You are ready").wait_for()
-    ben.get_by_role("button", name="Ready with the Balanced loadout").click()
 
     # Ana: 2 selects Boost, E uses it (3 energy at the start: Boost costs 2).
     panel = ana.locator(".pw-panel")

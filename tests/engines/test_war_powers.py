@@ -30,9 +30,11 @@ def powered(*decks: str, loadouts=None, energy: int | None = None, **options) ->
     """A rigged Power War game (decks top first, as in test_war_rules.rig), each
     seat ready with its loadout (default: Balanced), optionally with `energy` each."""
     state = rig(*decks, mode="power", **options)
-    for seat in range(len(decks)):
-        chosen = (loadouts[seat] or ["momentum"]) if loadouts else P.LOADOUTS["balanced"]["powers"]
-        state, _ = war.apply(state, seat, {"type": "loadout", "powers": list(chosen), "ready": True})
+    chosen = [(loadouts[seat] or ["momentum"]) if loadouts else P.LOADOUTS["balanced"]["powers"]
+              for seat in range(len(decks))]
+    for ready in (False, True):     # everyone picks first (nobody gets the default loadout)
+        for seat in range(len(decks)):
+            state, _ = war.apply(state, seat, {"type": "loadout", "powers": list(chosen[seat]), "ready": ready})
     if energy is not None:
         state["powers"]["energy"] = [energy] * len(decks)
     return state
@@ -226,9 +228,10 @@ def test_the_loadout_phase_comes_before_the_first_reveal():
     refused("illegal", state, 0, {"type": "loadout", "powers": list(P.IDS[:6]), "ready": True})
     assert war.view(state, 1)["private"]["powers"]["draft"] == []        # Ana's picks are hers alone
     assert "scout" not in strings_in(war.view(state, 1)) - strings_in(war.view(rig("Q 3", "5 4", mode="power"), 1))
+    state, _ = war.apply(state, 1, {"type": "loadout", "powers": ["drain"], "ready": False})
     state, log = war.apply(state, 0, {"type": "loadout", "powers": ["shield", "boost", "swap", "counter", "scout"],
                                       "ready": True})
-    assert texts(log) == ["Ana is ready."]
+    assert texts(log) == ["Ana is ready."] and state["powers"]["phase"] == "loadout"   # Ben is choosing
     refused("illegal", state, 0, {"type": "loadout", "powers": ["boost"], "ready": True})
     state, log = war.apply(state, 1, {"type": "loadout", "powers": ["drain"], "ready": True})
     assert state["powers"]["phase"] == "play" and state["participants"] == [0, 1]
@@ -240,15 +243,26 @@ def test_the_loadout_phase_comes_before_the_first_reveal():
 def test_an_auto_playing_seat_gets_the_default_loadout_and_never_holds_up_the_table():
     state = rig("Q 3", "5 4", "7 8", mode="power")
     state, _ = war.apply(state, 0, {"type": "loadout", "powers": ["boost"], "ready": True})
+    state, _ = war.apply(state, 1, {"type": "loadout", "powers": ["swap"], "ready": False})
     state, _ = war.apply(state, 2, {"type": "loadout", "powers": ["mirror", "drain"], "ready": False})
     state, log = war.apply(state, 2, {"type": "autoplay", "speed": 2})
     assert state["powers"]["phase"] == "loadout"                         # Ben is still choosing
+    state, _ = war.apply(state, 1, {"type": "loadout", "powers": [], "ready": False})
     state, log = war.apply(state, 1, {"type": "autoplay", "speed": 1})
     assert state["powers"]["phase"] == "play"
     given = [e for e in log if e.get("id") == "war.power_default_loadout"]
     assert [(e["seat"], e["powers"], e["default"]) for e in given] == [
         (1, P.LOADOUTS["balanced"]["powers"], True), (2, ["mirror", "drain"], False)]
     assert state["powers"]["loadout"][1] == P.LOADOUTS["balanced"]["powers"]
+
+
+def test_a_player_who_picks_nothing_gets_the_default_once_everyone_else_is_ready():
+    state = rig("Q 3", "5 4", "7 8", mode="power")
+    state, _ = war.apply(state, 0, {"type": "loadout", "powers": ["boost"], "ready": True})
+    state, log = war.apply(state, 1, {"type": "loadout", "powers": ["swap"], "ready": True})
+    assert state["powers"]["phase"] == "play" and state["participants"] == [0, 1, 2]
+    assert [(e["seat"], e["default"]) for e in log if e.get("id") == "war.power_default_loadout"] == [(2, True)]
+    assert state["powers"]["loadout"][2] == P.LOADOUTS["balanced"]["powers"]
 
 
 @pytest.mark.parametrize("level", ["easy", "standard", "hard"])

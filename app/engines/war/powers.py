@@ -400,8 +400,13 @@ def _loadout(s: dict, seat: int, chosen: list[str], ready: bool) -> list[dict]:
 
 
 def _maybe_finish_loadout(s: dict) -> list[dict]:
+    """The battles begin once every player is ready or on auto-play, or when the
+    one player left has picked nothing while everyone else is (they get the
+    default loadout)."""
     pw = s["powers"]
-    if all(pw["ready"][p] or s["autoplay"][p] for p in E._active(s)):
+    done = [p for p in E._active(s) if pw["ready"][p] or s["autoplay"][p]]
+    rest = [p for p in E._active(s) if p not in done]
+    if not rest or (len(rest) == 1 and not pw["draft"][rest[0]]):
         return _finish_loadout(s)
     return []
 
