@@ -32,6 +32,7 @@ def test_a_power_war_battle_by_keyboard(server, browser):  # noqa: F811
     board.get_by_text("Choosing powers").wait_for()
     ben.get_by_role("button", name="Ready with the Balanced loadout").click()
     ben.get_by_text("You are ready").wait_for()
+    ben.get_by_text("Waiting for Ana to choose.").wait_for()
     for name in ("Shield", "Boost", "Scout"):
         ana.locator(".pw-pick", has_text=name).first.click()
         ana.locator(".pw-pick[aria-pressed=true]", has_text=name).first.wait_for()

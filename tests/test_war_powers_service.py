@@ -47,9 +47,10 @@ def test_a_power_game_with_a_computer_and_auto_play_runs_to_the_end(service, fac
                 {"type": "loadout", "powers": ["shield", "counter", "boost"], "ready": True})
     # The computer takes Cara's seat and picks its level's loadout.
     service.moderate(facilitator_id, code, service.get(code).version, {"type": "kick", "seat": 2})
-    service.fire_due(code, now=10**10)
+    service.fire_due(code)
     state = service.get(code).state
     assert state["powers"]["ready"] == [True, False, True]
+    assert "loadout:1:boost" in service.get(code).timers     # Ben, the last one choosing, has 30 seconds
     assert state["powers"]["loadout"][2] == ["counter", "shield", "double_stakes", "scout", "tiebreaker"]
     # Ben turns auto-play on without tapping Ready: he keeps his pick and the battles begin.
     service.act(code, 1, service.get(code).version, {"type": "autoplay", "speed": 4})

@@ -256,12 +256,23 @@ def test_an_auto_playing_seat_gets_the_default_loadout_and_never_holds_up_the_ta
     assert state["powers"]["loadout"][1] == P.LOADOUTS["balanced"]["powers"]
 
 
-def test_a_player_who_picks_nothing_gets_the_default_once_everyone_else_is_ready():
+def test_the_last_player_choosing_gets_a_deadline_then_the_default():
     state = rig("Q 3", "5 4", "7 8", mode="power")
     state, _ = war.apply(state, 0, {"type": "loadout", "powers": ["boost"], "ready": True})
+    assert war.timers(state) == [] and P.DEADLINE_ACTION not in offered(state, 2)
     state, log = war.apply(state, 1, {"type": "loadout", "powers": ["swap"], "ready": True})
+    assert state["powers"]["phase"] == "loadout"          # Cara is still choosing ...
+    assert war.timers(state) == [{"key": "loadout:2:none", "after": P.LOADOUT_GRACE, "actor": 2,
+                                  "action": P.DEADLINE_ACTION}]     # ... for 30 seconds more
+    state, _ = war.apply(state, 2, {"type": "loadout", "powers": ["mirror"], "ready": False})
+    assert war.timers(state)[0]["key"] == "loadout:2:mirror"          # a pick restarts her time
+    state, _ = war.apply(state, 2, {"type": "loadout", "powers": [], "ready": False})
+    assert P.DEADLINE_ACTION in offered(state, 2)
+    refused("illegal", state, 1, P.DEADLINE_ACTION)        # only for the last one choosing
+    state, log = war.apply(state, 2, P.DEADLINE_ACTION)    # the deadline fires
     assert state["powers"]["phase"] == "play" and state["participants"] == [0, 1, 2]
-    assert [(e["seat"], e["default"]) for e in log if e.get("id") == "war.power_default_loadout"] == [(2, True)]
+    given = [e for e in log if e.get("id") == "war.power_default_loadout"]
+    assert [(e["seat"], e["default"], e["deadline"]) for e in given] == [(2, True, 30)]
     assert state["powers"]["loadout"][2] == P.LOADOUTS["balanced"]["powers"]
 
 

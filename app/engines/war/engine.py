@@ -922,6 +922,7 @@ def timers(state: dict) -> list[dict]:
     seconds = clock_seconds(state)
     clock = [] if seconds is None else [
         {"key": f"clock:{seconds}", "after": seconds, "actor": SYSTEM, "action": {"type": "time_up"}}]
+    clock += powers.timers(state) if "powers" in state else []   # the loadout deadline
     return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
              "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
              "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests

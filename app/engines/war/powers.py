@@ -52,6 +52,7 @@ TARGETS = ("self", "opponent", "power")
 IDS = ("shield", "recovery", "counter", "boost", "drain", "mirror", "swap", "redraw", "double_stakes",
        "tiebreaker", "salvage", "momentum", "scout")
 MAX_LOADOUT = 5
+LOADOUT_GRACE = 30                          # seconds the last player still choosing a loadout gets
 LEVELS = ("easy", "standard", "hard")   # engine.LEVELS (computer levels)
 BOOST = 2                                   # Boost and Drain change a rank by this much
 MOMENTUM = 2                                # energy Momentum regains
@@ -308,6 +309,10 @@ def actions(s: dict, seat) -> list[dict]:
         if draft:
             out.append(label({"type": "loadout", "powers": list(draft), "ready": True},
                              f"Ready: play with {', '.join(_pname(x) for x in draft)}"))
+        if _deadline_seat(s) == seat:
+            out.append(label(dict(DEADLINE_ACTION), "Ready now with " + (
+                "your picks" if draft else f"the {LOADOUTS[DEFAULT_LOADOUT]['name']} loadout")
+                + f" (everyone else is ready: this happens by itself after {LOADOUT_GRACE} seconds)"))
         for lo in LOADOUTS.values():
             if lo["powers"] != draft:
                 out.append(label({"type": "loadout", "powers": list(lo["powers"]), "ready": True},
@@ -390,6 +395,8 @@ def _loadout(s: dict, seat: int, chosen: list[str], ready: bool) -> list[dict]:
     if pw["ready"][seat]:
         _fail("illegal", "Your loadout is already locked in.")
     if ready and not chosen:
+        if _deadline_seat(s) == seat:
+            return _loadout_deadline(s, seat)
         _fail("illegal", "Pick at least one power, or take a suggested loadout.")
     pw["draft"][seat] = list(chosen)
     if not ready:
@@ -399,16 +406,45 @@ def _loadout(s: dict, seat: int, chosen: list[str], ready: bool) -> list[dict]:
     return entries + _maybe_finish_loadout(s)
 
 
+def _loadout_deadline(s: dict, seat: int) -> list[dict]:
+    """The last player choosing takes their picks, or the default (the deadline's move)."""
+    picked = list(s["powers"]["draft"][seat])
+    chosen = picked or list(LOADOUTS[DEFAULT_LOADOUT]["powers"])
+    return [rule("war.power_default_loadout", seat=seat, powers=chosen, default=not picked,
+                 deadline=LOADOUT_GRACE)] + _loadout(s, seat, chosen, True)
+
+
 def _maybe_finish_loadout(s: dict) -> list[dict]:
-    """The battles begin once every player is ready or on auto-play, or when the
-    one player left has picked nothing while everyone else is (they get the
-    default loadout)."""
+    """The battles begin once every player is ready or on auto-play (see also
+    `timers`: the last player choosing gets LOADOUT_GRACE seconds)."""
     pw = s["powers"]
-    done = [p for p in E._active(s) if pw["ready"][p] or s["autoplay"][p]]
-    rest = [p for p in E._active(s) if p not in done]
-    if not rest or (len(rest) == 1 and not pw["draft"][rest[0]]):
+    if all(pw["ready"][p] or s["autoplay"][p] for p in E._active(s)):
         return _finish_loadout(s)
     return []
+
+
+# What the loadout deadline plays: Ready with no powers named = the picks so far, or the default.
+DEADLINE_ACTION = {"type": "loadout", "powers": [], "ready": True}
+
+
+def _deadline_seat(s: dict) -> int | None:
+    """The one player still choosing a loadout once everyone else is ready or on auto-play."""
+    pw = s["powers"]
+    if s["status"] != "playing" or pw["phase"] != "loadout":
+        return None
+    rest = [p for p in E._active(s) if not pw["ready"][p] and not s["autoplay"][p]]
+    return rest[0] if len(rest) == 1 else None
+
+
+def timers(s: dict) -> list[dict]:
+    """The loadout deadline: once everyone else is ready (or on auto-play), the
+    one player still choosing gets LOADOUT_GRACE seconds from their latest pick,
+    then plays with their picks, or the default loadout if they picked none."""
+    seat = _deadline_seat(s)
+    if seat is None:
+        return []
+    return [{"key": f"loadout:{seat}:{'-'.join(s['powers']['draft'][seat]) or 'none'}", "after": LOADOUT_GRACE,
+             "actor": seat, "action": dict(DEADLINE_ACTION)}]
 
 
 def _entry(s, seat, pid, target=None, aim=None, public=False, status="chosen") -> dict:
