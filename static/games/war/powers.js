@@ -65,10 +65,13 @@ function loadoutPicker(payload, send, ctx) {
     .map((a) => [a.powers.length > mine.draft.length ? a.powers[a.powers.length - 1] : mine.draft.find((x) => !a.powers.includes(x)), a]));
   const readyMine = payload.actions.find((a) => a.type === "loadout" && a.ready
     && a.powers.length === mine.draft.length && a.powers.every((x, i) => x === mine.draft[i]));
-  const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine);
+  const deadline = payload.actions.find((a) => a.type === "loadout" && a.ready && !a.powers.length);
+  const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine && a !== deadline);
   return h("section", { class: "card pw-loadout", "aria-label": "Choose your powers" },
     h("h2", { class: "small-heading" }, `Choose up to 5 powers (${mine.draft.length} chosen)`),
     h("p", { class: "muted" }, `You start with ${mine.energy} energy and gain ${pub.powers.energy_per_battle} each battle (at most ${pub.powers.energy_max}).`),
+    deadline ? h("p", { class: "pw-deadline", role: "status" }, "Everyone else is ready: tap Ready soon. After 30 seconds you play with ",
+      mine.draft.length ? "the powers you picked." : "the Balanced loadout.") : null,
     h("details", { class: "pw-suggested", open: mine.draft.length === 0 },
       h("summary", {}, "Suggested loadouts (tap one to be ready at once)"),
       h("div", { class: "pw-suggest-buttons" }, suggested.map((a) => h("button", {
