@@ -836,3 +836,11 @@ def test_power_scramble_keeps_what_the_seat_sees():
         other = power_scramble(state, 0, random.Random(seed))
         assert war.view(other, 0) == war.view(state, 0)
         assert war.view(other, 2) == war.view(state, 2)
+
+
+def test_a_carried_pot_leaves_set_powers_without_effect():
+    state = powered("9 2", "9 3", "5 6 6", "4 7 7", loadouts=[["shield"], [], [], []])
+    state, log = go(state, (0, "shield"), 0, 1, 2, 3)
+    assert "war.pot_carries_over" in ruling_ids(log)
+    assert status(state, 0, "shield") == "no_effect" and state["out"][0] is not None
+    assert sum(len(d) for d in state["decks"]) + len(state["pot"]) == 10

@@ -196,6 +196,9 @@ def start_battle(s: dict) -> list[dict]:
         s["participants"] = []          # nobody reveals before the loadouts are ready
         return []
     entries = []
+    for e in pw["used"]:             # the battle ended without its pot being taken (carried over)
+        if e["status"] in ("armed", "chosen"):
+            e["status"] = "no_effect"
     pw["last"] = pw["used"]
     pw["used"], pw["mods"], pw["window"] = [], {}, None
     if s["battle"] > 1:
@@ -598,8 +601,8 @@ def revealed(s: dict, seat: int) -> list[dict]:
              and _counter_ready(s, p) and _counter_targets(s, p)]
     skipped = [p for p in s["participants"] if s["autoplay"][p] and "counter" in pw["loadout"][p]
                and _counter_ready(s, p) and _counter_targets(s, p)]
-    for p in skipped:
-        entries.append(rule("war.power_autoplay", seat=p, battle=s["battle"], what="counter_window"))
+    if skipped:
+        entries += _note_once(s, "war.power_autoplay", seats=skipped, battle=s["battle"], what="counter_window")
     if seats:
         pw["window"] = {"seats": seats, "done": []}
         defended = [e for e in pw["used"] if e["stage"] == s["stage"] and POWERS[e["power"]]["step"] == "defense"]
