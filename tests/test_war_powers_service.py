@@ -51,7 +51,7 @@ def test_a_power_game_with_a_computer_and_auto_play_runs_to_the_end(service, fac
     state = service.get(code).state
     assert state["powers"]["ready"] == [True, False, True]
     assert "loadout:1:boost" in service.get(code).timers     # Ben, the last one choosing, has 30 seconds
-    assert state["powers"]["loadout"][2] == ["counter", "shield", "double_stakes", "scout", "tiebreaker"]
+    assert state["powers"]["loadout"][2] == ["counter", "shield", "double_stakes", "scout", "boost"]
     # Ben turns auto-play on without tapping Ready: he keeps his pick and the battles begin.
     service.act(code, 1, service.get(code).version, {"type": "autoplay", "speed": 4})
     state = service.get(code).state

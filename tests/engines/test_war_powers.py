@@ -844,3 +844,14 @@ def test_a_carried_pot_leaves_set_powers_without_effect():
     assert "war.pot_carries_over" in ruling_ids(log)
     assert status(state, 0, "shield") == "no_effect" and state["out"][0] is not None
     assert sum(len(d) for d in state["decks"]) + len(state["pot"]) == 10
+
+
+def test_hard_counters_only_what_changes_the_outcome():
+    flip = powered("9 2 2", "8 3 3", loadouts=[["counter"], ["boost", "momentum"]], energy=6,
+                   computer_level="hard")
+    flip, _ = go(flip, (1, "boost"), (1, "momentum"), 0, 1)      # Ben's 8 + 2 beats Ana's 9
+    assert check_bot_choice(war, flip, 0) == {"type": "counter", "seat": 1, "power": "boost"}
+    safe = powered("K 2 2", "8 3 3", loadouts=[["counter"], ["boost", "momentum"]], energy=6,
+                   computer_level="hard")
+    safe, _ = go(safe, (1, "boost"), (1, "momentum"), 0, 1)      # Ana's King wins anyway
+    assert check_bot_choice(war, safe, 0) == {"type": "resolve"}

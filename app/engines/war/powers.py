@@ -1028,7 +1028,43 @@ def _bot_counter(level, counters, resolve, pub, seat, rng):
     best = ranked[0]
     if level == "standard":
         return best if worth.get(best["power"], 0) >= 3 and rng.random() < 0.7 else resolve
-    return best if worth.get(best["power"], 0) >= 2 else resolve
+    # hard: counter only what changes the outcome against this seat.
+    showing = {x["seat"]: x["card"]["rank"] for x in pub["showing"]}
+    if seat not in showing:
+        return resolve
+    used = [e for e in pub["powers"]["used"] if e["status"] == "chosen" and e["stage"] == (
+        0 if pub["stage"] == "battle" else pub["stage"])]
+
+    def outcome(skip):
+        """This seat's place with the shown powers (but `skip`): 1 wins, 0 ties, -1 loses."""
+        ranks = dict(showing)
+        live = [e for e in used if e is not skip]
+        for e in live:
+            if e["power"] == "boost":
+                ranks[e["seat"]] += BOOST
+            elif e["power"] == "drain" and e["target"] in ranks:
+                ranks[e["target"]] -= BOOST
+        for e in live:
+            if e["power"] == "mirror":
+                ranks[e["seat"]] = max(ranks[e["seat"]], max(r for q, r in ranks.items() if q != e["seat"]))
+        best_other = max(r for q, r in ranks.items() if q != seat)
+        tied = ranks[seat] == best_other and any(e["power"] == "tiebreaker" and e["seat"] != seat for e in live)
+        return -1 if tied else (ranks[seat] > best_other) - (ranks[seat] < best_other)
+
+    now = outcome(None)
+    choices = []
+    for a in counters:
+        e = next((x for x in used if x["seat"] == a["seat"] and x["power"] == a["power"]), None)
+        if e is None:
+            continue
+        gain = outcome(e) - now
+        if a["power"] == "double_stakes" and now < 0:
+            gain += 1                       # at least keep the extra card
+        if a["power"] == "redraw" and e["target"] == seat and now > 0:
+            gain += 1                       # keep a winning card
+        choices.append((gain, worth.get(a["power"], 0), a))
+    choices.sort(key=lambda x: (-x[0], -x[1]))
+    return choices[0][2] if choices and choices[0][0] > 0 else resolve
 
 
 def _bot_power(level, uses, view, rng):
