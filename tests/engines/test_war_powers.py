@@ -14,7 +14,7 @@ from app.engines.contract import IllegalAction, strip_label
 from app.engines.war import engine as E
 from app.engines.war import powers as P
 
-from .properties import check_bot_choice, check_bot_privacy, play_random_game, strings_in
+from .properties import FINISH, check_bot_choice, check_bot_privacy, play_random_game, strings_in
 from .test_war_properties import cards_conserved, check_result
 from .test_war_properties import scramble as classic_scramble
 from .test_war_properties import secret_ids
@@ -778,10 +778,27 @@ def test_the_bot_uses_a_scouted_card_well():
 # --------------------------------------------------------------------------
 # Seeded power-mode games through the generic property harness
 
+def power_hungry(moves, rng):
+    """Random moves that use powers often: a power move when one is on offer (40%),
+    the teacher's finish rarely, auto-play now and then, otherwise any move."""
+    powers = [m for m in moves if isinstance(m[1], dict) and m[1].get("type") in ("activate", "counter", "deactivate")]
+    finish = [m for m in moves if m[1] == FINISH]
+    auto = [m for m in moves if m[1].get("type") == "autoplay"]
+    rest = [m for m in moves if m not in powers and m not in finish and m not in auto]
+    if finish and rng.random() < 0.0005:
+        return finish[0]
+    if powers and rng.random() < 0.4:
+        return rng.choice(powers)
+    if auto and rng.random() < 0.01:
+        return rng.choice(auto)
+    return rng.choice(rest or auto or finish)
+
+
 def play_power(seed: int, n: int, length: str, **kwargs):
     return play_random_game(war, seats=NAMES[:n], seed=seed,
                             options={"mode": "power", "length": length, "energy_start": seed % 7},
-                            secret_ids=secret_ids, invariant=power_invariant, scramble=power_scramble, **kwargs)
+                            secret_ids=secret_ids, invariant=power_invariant, scramble=power_scramble,
+                            choose=power_hungry, **kwargs)
 
 
 POWER_CASES = [pytest.param(seed, marks=[pytest.mark.slow] if seed >= 3 else []) for seed in range(150)]
@@ -796,6 +813,17 @@ def test_random_power_games_keep_every_property(seed):
     check_result(played.state, n)
     assert {e["t"] for e in played.log} <= set(E.LOG_KINDS)
     assert {e["id"] for e in played.log if e["t"] == "ruling"} <= CATALOGUE
+
+
+def test_random_power_games_reach_every_power_ruling():
+    seen = Counter()
+    for seed in range(12):
+        n = 2 + seed % 3
+        played = play_power(1000 + seed, n, "first_to_40_cards", full_every=97, max_steps=40_000)
+        seen.update(e["id"] for e in played.log if e["t"] == "ruling")
+    rare = {"war.power_sudden_death", "war.power_replacement_no_card"}     # each has its rule test
+    missing = {r for r in CATALOGUE if r.startswith("war.power_")} - set(seen) - rare
+    assert not missing, missing
 
 
 BOT_CASES = [pytest.param(level, seed, marks=[pytest.mark.slow] if seed >= 1 else [])
