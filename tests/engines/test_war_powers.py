@@ -883,3 +883,25 @@ def test_hard_counters_only_what_changes_the_outcome():
                    computer_level="hard")
     safe, _ = go(safe, (1, "boost"), (1, "momentum"), 0, 1)      # Ana's King wins anyway
     assert check_bot_choice(war, safe, 0) == {"type": "resolve"}
+
+
+def test_a_looping_power_game_reaches_sudden_death_without_shield_recovery_or_scout():
+    # The 3-seat deal of seed 6, tapped in seat order without powers, loops (as in
+    # Classic): the repeat shuffle, then sudden death.
+    state = war.new({"mode": "power"}, NAMES[:3], 6)
+    for seat in range(3):
+        state, _ = war.apply(state, seat, {"type": "loadout", "powers": P.LOADOUTS["balanced"]["powers"],
+                                           "ready": True})
+    seen = Counter()
+    checked = False
+    while war.result(state) is None:
+        seat = next(p for p in range(3) if {"type": "reveal"} in offered(state, p))
+        if state["sudden"] is not None and not checked:
+            listed = {a["power"] for a in offered(state, seat) if a["type"] == "activate"}
+            assert listed and not listed & {"shield", "recovery", "scout"}
+            refused("illegal", state, seat, {"type": "activate", "power": "shield", "target": None})
+            checked = True
+        state, log = war.apply(state, seat, {"type": "reveal"})
+        seen.update(e["id"] for e in log if e["t"] == "ruling")
+    assert checked and seen["war.power_sudden_death"] == 1 and seen["war.repeat_shuffle"] == 1
+    assert war.result(state)["reason"] == "sudden_death"
