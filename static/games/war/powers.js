@@ -10,6 +10,9 @@ import { h } from "/static/js/dom.js";
 
 let selected = 0;   // the phone's selected power (index into the loadout), keys 1-5
 
+// Where a power's name may break on a narrow power button (soft hyphens).
+const SOFT = { recovery: "Recov\u00ADery", counter: "Coun\u00ADter", tiebreaker: "Tie\u00ADbreaker",
+  momentum: "Mo\u00ADmen\u00ADtum", salvage: "Sal\u00ADvage", redraw: "Re\u00ADdraw", mirror: "Mir\u00ADror" };
 const STEP = { 1: "defense", 2: "counter", 3: "rank change", 4: "replacement", 5: "battle modifier", 6: "post-win" };
 const STATUS = { chosen: "chosen", armed: "set", resolved: "done", canceled: "cancelled", no_effect: "no effect" };
 
@@ -70,8 +73,6 @@ function loadoutPicker(payload, send, ctx) {
   return h("section", { class: "card pw-loadout", "aria-label": "Choose your powers" },
     h("h2", { class: "small-heading" }, `Choose up to 5 powers (${mine.draft.length} chosen)`),
     h("p", { class: "muted" }, `You start with ${mine.energy} energy and gain ${pub.powers.energy_per_battle} each battle (at most ${pub.powers.energy_max}).`),
-    deadline ? h("p", { class: "pw-deadline", role: "status" }, "Everyone else is ready: tap Ready soon. After 30 seconds you play with ",
-      mine.draft.length ? "the powers you picked." : "the Balanced loadout.") : null,
     h("details", { class: "pw-suggested", open: mine.draft.length === 0 },
       h("summary", {}, "Suggested loadouts (tap one to be ready at once)"),
       h("div", { class: "pw-suggest-buttons" }, suggested.map((a) => h("button", {
@@ -88,6 +89,8 @@ function loadoutPicker(payload, send, ctx) {
         h("span", { class: "pw-desc" }, p.description)));
     })),
     h("div", { class: "pw-ready-row thumb-zone" },
+      deadline ? h("p", { class: "pw-deadline", role: "status" }, "Everyone else is ready: tap Ready soon. After 30 seconds you play with ",
+        mine.draft.length ? "the powers you picked." : "the Balanced loadout.") : null,
       readyMine ? h("button", { type: "button", class: "primary pw-ready", dataset: { focusKey: "pw-ready" }, onclick: () => send(ctx, readyMine) },
         `Ready with these ${mine.draft.length}`) : h("p", { class: "muted" }, "Pick powers above, or tap a suggested loadout.")));
 }
@@ -131,7 +134,7 @@ function powerPanel(payload, send, ctx) {
       dataset: { focusKey: `power-${p.power}` }, onclick: () => { selected = i; rerender(); },
       title: info(pub, p.power).description,
     }, h("span", { class: "pw-key", "aria-hidden": "true" }, String(i + 1)),
-    h("span", { class: "pw-name" }, p.name),
+    h("span", { class: "pw-name" }, SOFT[p.power] || p.name),
     h("span", { class: "pw-numbers" }, `${p.cost}⚡ · ${p.charges} left`),
     state ? h("span", { class: "pw-badge" }, state) : null);
   });
