@@ -192,7 +192,7 @@ export function render(root, payload, ctx) {
         seats(pub, you),
       h("div", { class: "war-side" }, pub.powers ? powers.board(payload) : null, last(pub, you), pot(pub), logSection(entries, 4)))];
   } else {
-    body = [head, seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
+    body = [head, seats(pub, you), pub.powers ? powers.board(payload) : null, pot(pub), last(pub, you), logSection(entries, 10),
       payload.players && shared.playerList ? shared.playerList(payload.players) : null];
   }
   preserveFocus(root, () => replace(root, h("div", { class: `war-game game-view war-${ctx.role} stage-${stage}` }, body)));
