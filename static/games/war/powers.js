@@ -216,7 +216,8 @@ export function board(payload) {
 
 export function keys(payload) {
   if (!payload || !payload.view || !payload.view.public.powers) return [];
-  return [["1 to 5", "Select a power"], ["E", "Use (or take back) the selected power"]];
+  return [["1 to 5", "Select a power"],
+    ["E", "Use (or take back) the selected power; one aimed at an opponent goes to the highest card showing"]];
 }
 
 // 1-5 select a power, E uses (or takes back) the selected one.
@@ -232,7 +233,10 @@ export function onKey(event, payload, ctx, send) {
   if (event.key === "e" || event.key === "E") {
     const current = mine.powers[selected];
     if (!current) return true;
-    const moves = activations(payload, current.power);
+    // With several targets, E aims at the opponent showing the highest card.
+    const shown = new Map(pub.showing.map((x) => [x.seat, x.card.rank]));
+    const moves = activations(payload, current.power)
+      .sort((a, b) => (shown.get(b.target) || 0) - (shown.get(a.target) || 0));
     if (moves.length) send(ctx, moves[0]);
     return true;
   }
