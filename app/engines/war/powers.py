@@ -675,6 +675,9 @@ def _resolve(s: dict) -> list[dict]:
             if e["status"] == "chosen":
                 entries += _arm(s, e, "if they tie for the highest card" if e["power"] == "tiebreaker"
                                 else "if they win this battle")
+                if e["power"] == "double_stakes" and "wager" in s:   # power_wager: the raise doubles
+                    from . import wager   # Wager Battle's module (wager.py), present once merged
+                    wager.double_stakes(s, e["seat"])
     before = (s["battle"], s["stage"])
     entries += E._resolve_stage(s)
     if s["status"] == "playing" and (s["battle"], s["stage"]) != before and s["battle"] == before[0]:
