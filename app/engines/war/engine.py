@@ -890,8 +890,9 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
     actions; War leaves it no choice, so `rng` goes unused (Power War's choices: powers.bot)."""
-    if "powers" in view["public"]:
-        return powers.bot(view, actions, rng)
+    choice = powers.bot(view, actions, rng) if "powers" in view["public"] else None
+    if choice is not None:
+        return choice
     for action in actions:
         if action.get("type") == "reveal":
             return action

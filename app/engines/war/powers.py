@@ -998,6 +998,8 @@ def prompt(s: dict, viewer):
 # The computer player: sees only its own seat's view
 
 def bot(view: dict, actions: list[dict], rng) -> dict | None:
+    """The computer's power move (a loadout, a power, a counter or resolve), or
+    None when it has none to make (engine.bot then reveals, or bets)."""
     pub, mine = view["public"], view["private"]
     pp, me = pub["powers"], mine.get("powers") or {}
     level = pp["computer_level"]
@@ -1013,12 +1015,10 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     resolve = next((a for a in actions if a["type"] == "resolve"), None)
     if resolve is not None:
         return _bot_counter(level, counters, resolve, pub, seat, rng)
-    reveal = next((a for a in actions if a["type"] == "reveal"), None)
     uses = {(a["power"], a.get("target")): a for a in actions if a["type"] == "activate"}
-    if not uses:
-        return reveal
-    choice = _bot_power(level, uses, view, rng)
-    return choice if choice is not None else reveal
+    if not uses or not any(a["type"] == "reveal" for a in actions):
+        return None                  # nothing to choose before a reveal: the engine's own bot goes on
+    return _bot_power(level, uses, view, rng)
 
 
 def _bot_counter(level, counters, resolve, pub, seat, rng):
