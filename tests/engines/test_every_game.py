@@ -13,8 +13,8 @@ import pytest
 
 from app import engines
 
-from . import (test_dicerace, test_storm_war_properties, test_war_properties, test_water_cycle_properties,
-               test_wizard_properties)
+from . import (test_dicerace, test_storm_war_properties, test_war_powers, test_war_properties,
+               test_water_cycle_properties, test_wizard_properties)
 from .properties import play_random_game
 
 engines.register("testgames.dicerace")
@@ -26,9 +26,11 @@ def _dicerace_scramble(state, seat, rng):
     return test_dicerace.hidden_from(state, seat, rng=rng)
 
 
-# What each game hides, for the generic checks: {key: (secret_ids or None, scramble, options)}.
+# What each game hides, for the generic checks: {key: (secret_ids or None, scramble, options)};
+# "key:mode" checks one more mode of a game (its options name the mode).
 HIDDEN = {
     "war": (test_war_properties.secret_ids, test_war_properties.scramble, {}),
+    "war:power": (test_war_properties.secret_ids, test_war_powers.power_scramble, {"mode": "power"}),
     "dicerace": (None, _dicerace_scramble, {"goal": 10}),
     "storm_war": (test_storm_war_properties.secret_ids, test_storm_war_properties.scramble, {}),
     "wizard": (None, test_wizard_properties.scramble, {}),
@@ -43,7 +45,7 @@ def test_every_registered_game_is_checked():
 @pytest.mark.parametrize("key", sorted(HIDDEN))
 @pytest.mark.parametrize("seed", range(3))
 def test_random_games_keep_the_contract_and_bots_see_only_their_seat(key, seed):
-    engine = engines.get(key)
+    engine = engines.get(key.split(":")[0])
     secret_ids, scramble, options = HIDDEN[key]
     spec = engine.GAME
     lo, hi = spec.seat_range(dict(options or {}))   # the seats a table with these options takes

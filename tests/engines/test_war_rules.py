@@ -26,11 +26,11 @@ CATALOGUE = {r["id"] for r in war.GAME.rulings}
 # --------------------------------------------------------------------------
 # Helpers
 
-def rig(*decks: str, rng: int = 1, length: str | None = None) -> dict:
+def rig(*decks: str, rng: int = 1, length: str | None = None, **options) -> dict:
     """A game whose decks are given top first, e.g. rig("Q 3", "5 4").
 
     A token is a rank character (2-9, T, J, Q, K, A: suits are handed out in
-    turn) or a full code such as "AS".
+    turn) or a full code such as "AS". Other options (mode="power", ...) are passed on.
     """
     used = Counter()
     codes = []
@@ -43,7 +43,7 @@ def rig(*decks: str, rng: int = 1, length: str | None = None) -> dict:
             else:
                 row.append(tok)
         codes.append(row)
-    options = {"mode": "classic"} if length is None else {"mode": "classic", "length": length}
+    options = {"mode": "classic", **({} if length is None else {"length": length}), **options}
     return E.new_with_decks(options, NAMES[:len(decks)], codes, rng)
 
 
@@ -133,15 +133,17 @@ def test_package_exposes_the_contract_and_its_spec():
     chosen = engines.options_for("war", {"preset": "power_war"})
     assert chosen["mode"] == "power" and chosen["length"] == "first_to_40_cards"
     assert chosen["computer_level"] == "standard"
-    assert spec.order_free == frozenset({"reveal", "autoplay", "hold", "resume", "restart"})
+    assert spec.order_free == frozenset({"reveal", "autoplay", "hold", "resume", "restart", "loadout", "activate",
+                                         "deactivate", "counter", "resolve"})
     assert spec.bot_levels == ("easy", "standard", "hard")
-    assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1"} and RULINGS_VERSION
+    assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1",
+                                  "powers.json": "war-powers-1"} and RULINGS_VERSION
     assert spec.start_label == "Deal cards & start"
     assert (spec.ui.phone, spec.ui.board, spec.ui.facilitator, spec.ui.stylesheet) == \
         ("games/war/war.js", "games/war/war.js", None, "games/war/war.css")
     assert 4 <= len(spec.discussion) <= 6
     assert all(isinstance(q, str) and q.endswith("?") for q in spec.discussion)
-    assert spec.to_json()["data_versions"] == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1"}
+    assert spec.to_json()["data_versions"] == spec.data_versions
 
 
 def test_key_moments_cover_the_important_log_kinds():

@@ -25,7 +25,11 @@ def wrig(*decks: str, mode: str = "wager", rng: int = 1, **options) -> dict:
     """`rig` (decks top first, e.g. "9 2 2 2 K") in a wager mode."""
     state = rig(*decks, rng=rng)
     codes = [[state["faces"][cid] for cid in deck] for deck in state["decks"]]
-    return E.new_with_decks({"mode": mode, **options}, NAMES[:len(decks)], codes, rng)
+    state = E.new_with_decks({"mode": mode, **options}, NAMES[:len(decks)], codes, rng)
+    if "powers" in state:   # Power and Wager: everyone ready with Boost alone, so the battles start
+        for seat in range(len(decks)):
+            state, _ = war.apply(state, seat, {"type": "loadout", "powers": ["boost"], "ready": True})
+    return state
 
 
 def act(state: dict, *moves) -> tuple[dict, list[dict]]:
@@ -58,7 +62,8 @@ def labels(state: dict, seat) -> dict:
 
 
 def betting_moves(state: dict, seat) -> list[dict]:
-    return [a for a in plain(war.actions(state, seat)) if a["type"] not in CONTROLS | {"autoplay"}]
+    return [a for a in plain(war.actions(state, seat))
+            if a["type"] not in CONTROLS | {"autoplay", "activate", "deactivate"}]   # not pause nor powers
 
 
 def rule_entry(entries: list[dict], rid: str) -> dict:

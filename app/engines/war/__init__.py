@@ -5,6 +5,7 @@ from .control import computer_options
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, RUN_MODES, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, upgrade, view)
 from .figures import figures
+from .powers import VERSION as POWERS_VERSION
 from .rulings import RULINGS, RULINGS_VERSION
 from .runs import RUNS_VERSION
 
@@ -37,10 +38,11 @@ GAME = GameSpec(
         "tournament": {"mode": "tournament"},
         "survival": {"mode": "survival"},
     },
-    order_free=frozenset({"reveal", "autoplay", "hold", "resume", "restart"}),
+    order_free=frozenset({"reveal", "autoplay", "hold", "resume", "restart",
+                          "loadout", "activate", "deactivate", "counter", "resolve"}),
     computer_options=computer_options,  # the computer seats, for hold and restart (control.py)
     bot_levels=("easy", "standard", "hard"),
-    data_versions={"rulings.json": RULINGS_VERSION, "runs.json": RUNS_VERSION},
+    data_versions={"rulings.json": RULINGS_VERSION, "runs.json": RUNS_VERSION, "powers.json": POWERS_VERSION},
     rulings=tuple(RULINGS),
     figures=figures,
     # Log kinds worth a line in a debrief: the platform's own (start, kick,

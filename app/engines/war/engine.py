@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 
 from ..contract import IllegalAction, Option, Rng, join_names, label, log, prompt, resolve_options, strip_label
-from . import cards, wager
+from . import cards, powers, wager
 from . import control  # hold, resume, restart (keys): hook lines marked "control"
 from .rulings import rule
 
@@ -84,7 +84,7 @@ OPTIONS = [
 # Every log entry kind War emits ("ruling" entries carry a catalogue id).
 LOG_KINDS = ("reveal", "tie", "war", "out", "win", "carry", "autoplay", "ruling", "shuffle",
              "sudden_death", "time_up", "target", "end", "game_over",
-             "run_enter", "run_won", "run_lost", "match_over") + wager.LOG_KINDS  # runs.py, wager.py
+             "run_enter", "run_won", "run_lost", "match_over", "power") + wager.LOG_KINDS  # runs.py, wager.py
 LOG_KINDS += control.LOG_KINDS
 
 FACILITATOR = "facilitator"
@@ -141,6 +141,8 @@ def _copy_state(s: dict) -> dict:
     out["sudden"] = None if s["sudden"] is None else dict(s["sudden"])
     if "wager" in s:
         out["wager"] = wager.copy(s["wager"])
+    if "powers" in s:
+        out["powers"] = powers.copy(s["powers"])
     return out
 
 
@@ -271,6 +273,7 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
     }
     if s["options"]["mode"] in wager.MODES:
         wager.setup(s)
+    powers.setup(s)   # Power War only: the loadout phase (a Classic state gets no new key)
     control.setup(s, computers)
     _start_battle(s)  # the first position is recorded; it cannot be a repeat
     return s
@@ -296,6 +299,8 @@ def actions(state: dict, viewer) -> list[dict]:
         listed.append(label({"type": "reveal"}, text))
     if "wager" in state:
         listed += wager.actions(state, viewer)
+    if "powers" in state:
+        listed += powers.actions(state, viewer)
     current = state["autoplay"][viewer]
     for sp in SPEEDS:
         if sp == current:
@@ -313,7 +318,7 @@ def _check_payload(action) -> str:
     if not isinstance(action, dict) or "type" not in action:
         _fail("illegal", "That is not a move in War.")
     kind = action["type"]
-    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}, **wager.FIELDS}
+    fields = {"reveal": {"type"}, "autoplay": {"type", "speed"}, **wager.FIELDS, **powers.FIELDS}
     fields.update(control.FIELDS)
     if not isinstance(kind, str) or kind not in fields:
         _fail("illegal", "That is not a move in War.")
@@ -323,6 +328,8 @@ def _check_payload(action) -> str:
         speed = action["speed"]
         if type(speed) is not int or speed not in SPEEDS:
             _fail("illegal", "Auto-play speed must be 0 (off), 1, 2 or 4.")
+    if kind in powers.FIELDS:
+        powers.check_payload(action)
     return kind
 
 
@@ -345,11 +352,15 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
         _fail("not_your_turn", "You are out of this game.")
     s = _copy_state(state)
     if kind == "autoplay":
-        return s, _set_autoplay(s, seat, action["speed"])
+        return s, _set_autoplay(s, seat, action["speed"]) + (powers.autoplay_changed(s, seat) if "powers" in s else [])
     if kind in wager.FIELDS:
         return s, wager.act(s, seat, action)
+    if kind in powers.FIELDS:
+        return s, powers.apply(s, seat, action)
     if "wager" in s:
         wager.before_reveal(s, seat)
+    if "powers" in s:
+        powers.check_reveal(s, seat)
     return s, _reveal(s, seat)
 
 
@@ -401,6 +412,8 @@ def _reveal(s: dict, seat: int) -> list[dict]:
     shown = cards.face(s["faces"], cid)
     entries = [log("reveal", f"{_name(s, seat)} {verb} the {shown['name']}.",
                    battle=battle, stage=stage, seat=seat, card=shown)]
+    if "powers" in s:   # Scout expiry; the counter window or the power steps, then _resolve_stage
+        return entries + powers.revealed(s, seat)
     if not _waiting(s):
         entries += _resolve_stage(s)
     return entries
@@ -413,9 +426,12 @@ def _resolve_stage(s: dict) -> list[dict]:
         s["noted"].append("war.commitment_order_is_tap_order")
         entries.append(rule("war.commitment_order_is_tap_order",
                             battle=s["battle"], order=list(s["taps"])))
-    ranks = {p: _rank(s, s["showing"][p]) for p in s["participants"]}
+    ranks = powers.ranks(s) if "powers" in s else {p: _rank(s, s["showing"][p]) for p in s["participants"]}
     high = max(ranks.values())
     tied = [p for p in s["participants"] if ranks[p] == high]
+    if "powers" in s and len(tied) > 1:
+        tied, more = powers.tiebreak(s, tied)
+        entries += more
     if len(tied) == 1:
         return entries + _take_pot(s, tied[0]) + _finish_battle(s)
     return entries + _start_war(s, tied, high)
@@ -471,7 +487,7 @@ def _start_war(s: dict, tied: list[int], high: int) -> list[dict]:
 
 def _take_pot(s: dict, winner: int) -> list[dict]:
     """The winner puts the whole pot at the bottom, in commitment order."""
-    entries = []
+    entries = powers.before_take(s, winner) if "powers" in s else []
     pot = s["pot"]
     shown = _pot_faces(s)
     downs = [f for f in shown if f["down"]]
@@ -485,7 +501,7 @@ def _take_pot(s: dict, winner: int) -> list[dict]:
                        battle=s["battle"], seat=winner, count=len(pot), cards=shown))
     entries += wager.take_chips(s, winner) if "wager" in s else []
     s["pot"], s["carried"] = [], 0
-    return entries
+    return entries + (powers.after_take(s, winner) if "powers" in s else [])
 
 
 def _pot_faces(s: dict, show_down: bool = True) -> list[dict]:
@@ -586,7 +602,8 @@ def _start_battle(s: dict) -> list[dict]:
     s["showing"] = [None] * len(s["names"])
     s["spent"] = [[0, 0] for _ in s["names"]]
     antes = wager.start_battle(s) if "wager" in s else []   # may knock out (bankrupt) or end the game
-    return antes + _watch_for_repeats(s)
+    entries = antes + _watch_for_repeats(s)
+    return entries + powers.start_battle(s) if "powers" in s and s["status"] == "playing" else entries
 
 
 def _mark_out(s: dict, seats: list[int]) -> None:
@@ -825,6 +842,8 @@ def _prompt(s: dict, viewer) -> dict:
         return paused
     if "wager" in s and s["wager"]["bet"] is not None:
         return wager.prompt_for(s, viewer)
+    if "powers" in s and (asked := powers.prompt(s, viewer)) is not None:
+        return asked
     waiting = _waiting(s)
     war = s["stage"] > 0
     if _is_seat(s, viewer) and _is_out(s, viewer):
@@ -890,6 +909,8 @@ def view(state: dict, viewer) -> dict:
     if "wager" in s:
         wager.public(s, public)
     control.public(s, public)
+    if "powers" in s:
+        powers.add_public(s, public)
     if not _is_seat(s, viewer):
         return {"public": public, "private": {}, "prompt": _prompt(s, viewer)}
     private = {
@@ -903,16 +924,21 @@ def view(state: dict, viewer) -> dict:
         "autoplay": s["autoplay"][viewer],
     }
     control.private(s, viewer, private)
+    if "powers" in s:
+        private["powers"] = powers.private(s, viewer)
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
 
 def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """The computer player reveals whenever it is asked to, and does nothing
     else (it never touches auto-play). It sees only its own seat's view and
-    actions; War leaves it no choice, so `rng` goes unused."""
+    actions; War leaves it no choice, so `rng` goes unused (Power War's choices: powers.bot)."""
     if "run" in view["public"]: return _runs.bot(view, actions, rng)  # noqa: E701 (runs.py)
     if (resume := control.bot(actions)) is not None:
         return resume
+    choice = powers.bot(view, actions, rng) if "powers" in view["public"] else None
+    if choice is not None:
+        return choice
     if any(action.get("type") in wager.FIELDS for action in actions):
         return wager.bot(view, actions, rng)
     for action in actions:
@@ -947,11 +973,15 @@ def timers(state: dict) -> list[dict]:
     clock = [] if seconds is None else [
         {"key": f"clock:{seconds}", "after": seconds, "actor": SYSTEM, "action": {"type": "time_up"}}]
     clock = control.clock(state, clock)
-    return clock + [{"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
-             "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
-             "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
-            for p in _waiting(state) if state["autoplay"][p]] + \
+    seats = (powers.timers(state) if "powers" in state else []) + [   # the loadout deadline
+        {"key": f"auto:{p}:{state['battle']}:{state['stage']}:{state['autoplay'][p]}",
+         "after": AUTO_DELAY[state["autoplay"][p]], "actor": p, "action": {"type": "reveal"},
+         "pace": True}  # a playing pace, not a deadline: BOT_DELAY_SCALE speeds it up in tests
+        for p in _waiting(state) if state["autoplay"][p]] + \
         (wager.timers(state, AUTO_DELAY) if "wager" in state else [])
+    # A seat whose play is paused (its own hold, or a computer in a held match)
+    # has nothing due: its timers come back when it plays on.
+    return clock + [t for t in seats if control.blocked_actions(state, t["actor"]) is None]
 
 
 from . import runs as _runs  # noqa: E402  Tournament and Survival wrap matches of this engine

@@ -73,6 +73,9 @@ def figures(table: dict) -> dict:
         verb = "bet" if (public.get("wager") or {}).get("betting") else "reveal"
         turn = {"seats": list(public["waiting_for"]), "names": waiting,
                 "text": f"Waiting for {join_names(waiting)} to {verb}" if waiting else "Resolving the battle"}
+        if public.get("powers") and waiting and (public["powers"]["phase"] == "loadout" or public["powers"]["window"]):
+            turn["text"] = f"Waiting for {join_names(waiting)} to " + (
+                "choose powers" if public["powers"]["phase"] == "loadout" else "counter or resolve")
     if length["kind"] == "points":
         scores = [{"seat": p["seat"], "score": p["points"], "label": f"{p['points']} points",
                    "out": p["eliminated"]} for p in players]

@@ -12,6 +12,7 @@ import * as shared from "/static/js/table.js";
 import * as run from "./run.js";
 import * as wager from "/static/games/war/wager.js";
 import * as keyboard from "./keys.js"; // every key, the help overlay's list, Pause/Resume and Restart (keys.js)
+import * as powers from "/static/games/war/powers.js";   // Power War's controls and board panel
 
 const RED = new Set(["♥", "♦"]);
 
@@ -193,12 +194,15 @@ export function render(root, payload, ctx) {
     // The phone: the outcome of the last move first, the table below it and
     // the next action at the bottom of the screen (it stays there as the table scrolls).
     body = [head, wager.panel(payload, ctx), last(pub, you), seats(pub, you), pot(pub), logSection(entries, 8), controls(payload, ctx)];
+    if (pub.powers) body = powers.phoneBody(body, payload, ctx, send, () => render(root, payload, ctx));
   } else if (board) {
     body = [head, h("div", { class: "war-table" },
         seats(pub, you),
-      h("div", { class: "war-side" }, wager.panel(payload, ctx), last(pub, you), pot(pub), logSection(entries, 4)))];
+      h("div", { class: "war-side" }, wager.panel(payload, ctx), pub.powers ? powers.board(payload) : null,
+        last(pub, you), pot(pub), logSection(entries, 4)))];
   } else {
-    body = [head, wager.panel(payload, ctx), seats(pub, you), pot(pub), last(pub, you), logSection(entries, 10),
+    body = [head, wager.panel(payload, ctx), seats(pub, you), pub.powers ? powers.board(payload) : null, pot(pub),
+      last(pub, you), logSection(entries, 10),
       payload.players && shared.playerList ? shared.playerList(payload.players) : null];
   }
   preserveFocus(root, () => replace(root, h("div", { class: `war-game game-view war-${ctx.role} stage-${stage}` }, body)));
@@ -214,14 +218,15 @@ export const scoreText = (n, payload) => {
 };
 
 // What onKey answers to, for the page's help overlay (`?`): every key War's
-// modules registered (keys.js `addKeys`), and a wager's C and F.
+// modules registered (keys.js `addKeys`), a wager's C and F, and the powers' 1-5 and E.
 export function keys(payload) {
-  return keyboard.keys(payload).concat(wager.keys(payload));
+  return keyboard.keys(payload).concat(wager.keys(payload), powers.keys(payload));
 }
 
 export function onKey(event, payload, ctx) {
   if (keyboard.typing(event)) return false;
   if (payload.view.public.run && payload.view.public.run.phase !== "match") return run.onKey(event, payload, ctx);
+  if (powers.onKey(event, payload, ctx, send)) return true;   // Power War: 1-5 select, E uses
   if (wager.onKey(event, payload, ctx)) return true;
   return keyboard.onKey(event, payload, ctx);
 }
