@@ -1,0 +1,53 @@
+"""Wizard's section of the debrief (GameSpec.report; see contract.py): clients recruited
+over time, every attack with its totals, recruits and leaders, per-player figures and
+prompts from the duel. Unknown log kinds are skipped."""
+from __future__ import annotations
+
+from collections import Counter
+
+
+def report(ctx: dict) -> dict:
+    names = list(ctx.get("names") or [])
+    n = len(names)
+    name = lambda s: names[s] if isinstance(s, int) and 0 <= s < n else "A wizard"  # noqa: E731
+    clients = [0] * n
+    points = [[0, [0] * n]] if n else []
+    moments, stats = [], {s: Counter() for s in range(n)}
+    for e in ctx.get("entries", []):
+        t, seat, v = e.get("t"), e.get("seat"), e.get("version", 0)
+        ok = isinstance(seat, int) and 0 <= seat < n
+        if t == "leaders":
+            moments.append({"version": v, "text": e.get("text", "")})
+        elif t == "attack" and ok:
+            stats[seat]["attacks"] += 1
+            if e.get("success"):
+                stats[seat]["won"] += 1
+            moments.append({"version": v, "text": f"{name(seat)} attacked with {e.get('attack', '?')} against "
+                                                  f"{e.get('defense', '?')}: "
+                                                  + ("the attack succeeded." if e.get("success") else "it failed.")})
+        elif t == "defend" and ok:
+            stats[seat]["counterspells"] += 1
+        elif t == "cast" and ok:
+            stats[seat]["spells"] += 1
+        elif t == "recruit" and ok:
+            clients[seat] += 1
+            stats[seat]["recruits"] += 1
+            moments.append({"version": v, "text": e.get("text", "")})
+            points.append([v, list(clients)])
+        elif t == "returned" and ok:
+            moments.append({"version": v, "text": e.get("text", "")})
+        elif t == "game_over":
+            moments.append({"version": v, "text": e.get("text", "The duel ended.")})
+    figures = {"columns": ["Clients recruited", "Spells cast", "Attacks", "Attacks that succeeded", "Counterspells"],
+               "rows": [{"seat": s, "values": [clients[s], stats[s]["spells"], stats[s]["attacks"], stats[s]["won"],
+                                               stats[s]["counterspells"]]} for s in range(n)]}
+    prompts = []
+    attacks = sum(stats[s]["attacks"] for s in range(n))
+    if attacks:
+        won = sum(stats[s]["won"] for s in range(n))
+        prompts.append(f"{won} of {attacks} attacks succeeded. The spells were real ancient Egyptian texts: "
+                       "what did people hope they would do?")
+    if any(stats[s]["counterspells"] for s in range(n)):
+        prompts.append("Counterspells changed some duels. Why would people write a spell against another spell?")
+    return {"series": {"label": "Clients recruited", "unit": "clients", "points": points},
+            "moments": moments, "figures": figures, "prompts": prompts}
