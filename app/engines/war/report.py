@@ -50,8 +50,13 @@ def report(ctx: dict) -> dict:
             for s in e.get("seats") or []:
                 if isinstance(s, int) and 0 <= s < n:
                     stats[s]["wars"] += 1
-            moments.append({"version": v, "text": f"Battle {e.get('battle', '?')}: war between "
-                                                  + " and ".join(name(s) for s in e.get("seats") or []) + "."})
+            other["wars"] += 1
+            stage = e.get("stage") if isinstance(e.get("stage"), int) else 1
+            # Every war would flood the page: the first one, double wars and wars of three or more.
+            if other["wars"] == 1 or stage >= 2 or len(e.get("seats") or []) > 2:
+                what = "a double war" if stage == 2 else f"a war of {stage} rounds" if stage > 2 else "a war"
+                moments.append({"version": v, "text": f"Battle {e.get('battle', '?')}: {what} between "
+                                + " and ".join(name(s) for s in e.get("seats") or []) + "."})
         elif t == "out" and ok:
             held[seat] = 0
             points.append([v, list(held)])
@@ -74,7 +79,7 @@ def report(ctx: dict) -> dict:
                         for s in range(n)]}
     battles = max((e.get("battle") or 0 for e in ctx.get("entries", []) if isinstance(e.get("battle"), int)),
                   default=0)
-    wars = sum(stats[s]["wars"] for s in range(n)) // 2 if n else 0
+    wars = other["wars"]
     prompts = []
     if battles:
         prompts.append(f"The game lasted {battles} battles with about {wars} wars. Was it decided by luck, by a few "
@@ -89,7 +94,10 @@ def report(ctx: dict) -> dict:
         winners = result.get("winners") or []
         if winners and top not in winners:
             prompts.append(f"{name(top)} won the most battles but did not win the game. How can that be?")
-    extra = {k: c for k, c in other.items() if k not in ("sudden_death", "shuffle", "carry")}
+    if other["wars"] > 1:
+        moments.append({"version": points[-1][0] if points else 0,
+                        "text": f"In all: {battles} battles and {other['wars']} wars."})
+    extra = {k: c for k, c in other.items() if k not in ("sudden_death", "shuffle", "carry", "wars")}
     return {"series": {"label": "Cards held", "unit": "cards", "points": points}, "moments": moments,
             "figures": figures, "prompts": prompts,
             "ending": None, "counts": dict(other), "unknown_kinds": extra}
