@@ -32,6 +32,7 @@ TABLE_MOMENTS = {"start", "kick", "end", "pause", "lock", "move"}
 MOMENTS_MAX = 20            # a debrief stays within three pages: the rest is in log.csv
 LEARNING_MAX = 14
 VOTES_MAX = 6
+MODERATED_MAX = 8
 RULING_MOMENTS_MAX = 3
 NOTES_MAX = 25              # beyond that the sheet says how many more (notes.csv has them all)
 ABANDONED_AFTER = timedelta(minutes=30)
@@ -223,8 +224,15 @@ def _moment_label(e: dict, started, names: list[str]) -> str:
 
 
 # ------------------------------------------------------------------ debrief
+# Tighter limits for a long game whose sheet would run past MAX_PAGES.
+LEVELS = {1: {"moments": 12, "votes": 3, "learning": 8, "notes": 10, "ruling_text": 220, "prompts": 5},
+          2: {"moments": 8, "votes": 2, "learning": 5, "notes": 5, "ruling_text": 110, "prompts": 3}}
+MAX_PAGES = 3
+
+
 def debrief_context(tables, code: str, *, student: bool = False, data: dict | None = None,
-                    section: dict | None = None) -> dict:
+                    section: dict | None = None, compact: int = 0) -> dict:
+    COMPACT = LEVELS.get(compact, LEVELS[1])
     data = data or table_data(tables, code)
     table = data["table"]
     try:
@@ -251,7 +259,9 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
     at_of = {e.version: e.at for e in data["events"]}
     for m in moments:
         m["when"] = minute(at_of.get(m["version"]), started)
-    shown_moments = moments if len(moments) <= MOMENTS_MAX else moments[:8] + moments[-(MOMENTS_MAX - 8):]
+    most = COMPACT["moments"] if compact else MOMENTS_MAX
+    head = 8 if most > 12 else 2
+    shown_moments = moments if len(moments) <= most else moments[:head] + moments[-(most - head):]
     learning = [q for q in section.get("learning") or [] if isinstance(q, dict)]
     votes = [dict(v) for v in section.get("votes") or [] if isinstance(v, dict)]
     for v in votes:
@@ -260,11 +270,16 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
         if student and v.get("hidden"):
             v["explanation"] = ""
     votes_total = len(votes)
-    if votes_total > VOTES_MAX:  # the ones a teacher acted on or the class rejected first, then the latest
-        ranked = sorted(range(votes_total), key=lambda i: (not (votes[i].get("decided_by") == "the teacher"
-                                                                or votes[i].get("hidden")
-                                                                or votes[i].get("decision") == "rejected"), -i))
-        votes = [votes[i] for i in sorted(ranked[:VOTES_MAX])]
+    votes_max = COMPACT["votes"] if compact else VOTES_MAX
+    if votes_total > votes_max:
+        # Every explanation the teacher judged or hid stays (up to MODERATED_MAX); then those the
+        # class rejected, then the latest.
+        moderated = [i for i, v in enumerate(votes) if v.get("decided_by") == "the teacher" or v.get("hidden")]
+        kept = set(moderated[:MODERATED_MAX])
+        rest = sorted((i for i in range(votes_total) if i not in kept),
+                      key=lambda i: (votes[i].get("decision") != "rejected", -i))
+        kept |= set(rest[:max(0, votes_max - len(kept))])
+        votes = [votes[i] for i in sorted(kept)]
     for q in learning:
         q["who"] = names[q["seat"]] if isinstance(q.get("seat"), int) and 0 <= q["seat"] < len(names) else ""
     notes = [{"version": n.version, "game_version": n.game_version, "author": n.author, "text": n.text,
@@ -280,6 +295,12 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
     end = outcome(table, result, names, data)
     prompts = [p for p in section.get("prompts") or [] if isinstance(p, str)] + list(spec.discussion if spec else ())
     rulings = ruling_rows(spec, data, names)
+    if compact:
+        for r in rulings:
+            r["moments"] = r["moments"][:1] if compact > 1 else r["moments"]
+            r["more"] = r["count"] - len(r["moments"])
+            r["text"] = r["text"] if len(r["text"]) <= COMPACT["ruling_text"] else \
+                r["text"][:COMPACT["ruling_text"] - 1].rsplit(" ", 1)[0] + "…"
     teacher = None
     if table.facilitator_id is not None:
         fac = current_app.extensions["accounts"].get(table.facilitator_id)
@@ -291,10 +312,12 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
             "players": players, "result": result, "outcome": end, "teacher": teacher,
             "date": _utc(started or table.created_at).strftime("%d %B %Y"),
             "started": _clock(started), "duration": _duration((_utc(ended) - _utc(started)).total_seconds())
-            if started and ended else "", "moments": shown_moments, "moments_total": len(moments),
-            "moves": len(data["events"]), "rulings": rulings, "notes": notes[:NOTES_MAX],
-            "notes_total": len(notes), "learning": learning[:LEARNING_MAX], "learning_total": len(learning),
-            "figures": figures, "votes": votes, "votes_total": votes_total, "prompts": prompts[:8],
+            if started and ended else "", "moments": shown_moments, "moments_total": len(moments), "moments_head": head,
+            "moves": len(data["events"]), "rulings": rulings,
+            "notes": notes[:COMPACT["notes"] if compact else NOTES_MAX],
+            "notes_total": len(notes), "learning": learning[:COMPACT["learning"] if compact else LEARNING_MAX],
+            "learning_total": len(learning),
+            "figures": figures, "votes": votes, "votes_total": votes_total, "prompts": prompts[:COMPACT["prompts"] if compact else 8],
             "series": series, "chart": race_svg(series, names) if series else None,
             "student": student, "section_failed": bool(section.get("failed")),
             "engine_version": table.engine_version, "data_versions": table.data_versions or {},
@@ -303,24 +326,33 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
             "platform_version": platform_version()}
 
 
-def debrief_html(tables, code: str, *, student: bool = False, paper: str = "a4") -> str:
+def debrief_html(tables, code: str, *, student: bool = False, paper: str = "a4", compact: int = 0,
+                 data: dict | None = None, section: dict | None = None) -> str:
     return render_template("reports/debrief.html", paper=PAPER[paper_of(paper)],
-                           **debrief_context(tables, code, student=student))
+                           **debrief_context(tables, code, student=student, compact=compact, data=data,
+                                             section=section))
 
 
 def debrief_pdf(tables, code: str, *, student: bool = False, paper: str = "a4") -> bytes:
-    return render_pdf(debrief_html(tables, code, student=student, paper=paper))
+    """The sheet; a long game whose sheet runs past three pages is rendered again compact."""
+    data = table_data(tables, code)
+    section = game_section(data["table"].game, data)
+    versions = [debrief_html(tables, code, student=student, paper=paper, data=data, section=section, compact=level)
+                for level in (0, 1, 2)]
+    return render_pdf(versions[0], fallback=versions[1:], max_pages=MAX_PAGES)
 
 
 # ---------------------------------------------------------------- rendering
-def _write_pdf(html: str, base_url: str | None) -> bytes:
+def _write_pdf(html: str, base_url: str | None, fallback: list | None = None, max_pages: int = 0) -> bytes:
     from weasyprint import HTML  # imported lazily: it is slow to load and only reports need it
 
-    document = HTML(string=html, base_url=base_url)
-    try:
-        return document.write_pdf(pdf_variant="pdf/ua-1")
-    except (TypeError, ValueError):  # an older WeasyPrint without the tagged variant
-        return document.write_pdf()
+    options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF (WeasyPrint 59 and later)
+    document = HTML(string=html, base_url=base_url).render(**options)
+    for tighter in fallback or []:
+        if not max_pages or len(document.pages) <= max_pages:
+            break
+        document = HTML(string=tighter, base_url=base_url).render(**options)
+    return document.write_pdf(**options)
 
 
 def _green() -> bool:
@@ -331,13 +363,14 @@ def _green() -> bool:
     return patcher.is_monkey_patched("thread")
 
 
-def render_pdf(html: str, base_url: str | None = None) -> bytes:
-    """HTML -> PDF bytes. Under eventlet, WeasyPrint runs in a real OS thread (tpool) so
-    the event loop keeps answering moves while a long report renders."""
+def render_pdf(html: str, base_url: str | None = None, *, fallback: list | None = None, max_pages: int = 0) -> bytes:
+    """HTML -> PDF bytes (`fallback`: tighter HTMLs, tried in turn while the PDF runs past `max_pages`).
+    Under eventlet, WeasyPrint runs in a real OS thread (tpool) so the event loop keeps
+    answering moves while a long report renders."""
     if _green():
         from eventlet import tpool
-        return tpool.execute(_write_pdf, html, base_url)
-    return _write_pdf(html, base_url)
+        return tpool.execute(_write_pdf, html, base_url, fallback, max_pages)
+    return _write_pdf(html, base_url, fallback, max_pages)
 
 
 def cooperative_yield() -> None:

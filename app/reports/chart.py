@@ -43,7 +43,7 @@ def race_svg(series: dict | None, names: list[str], *, width: int = 640, height:
         return upper + ph - (y / top) * ph
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(series.get("label", "Score"))} over the game">']
+           f'viewBox="0 0 {width} {height}" font-family="Report Sans" role="img" aria-label="{escape(series.get("label", "Score"))} over the game">']
     out.append(f'<rect x="{left}" y="{upper}" width="{pw}" height="{ph}" fill="none" stroke="#999" stroke-width="0.6"/>')
     for i in range(5):
         value = top * i / 4

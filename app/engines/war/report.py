@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 KNOWN = {"reveal", "win", "war", "tie", "out", "carry", "shuffle", "sudden_death", "time_up", "target",
-         "game_over", "autoplay", "ruling", "start", "end", "kick", "pause", "resume", "lock", "unlock", "move"}
+         "game_over", "autoplay", "ruling", "start", "end", "kick", "pause", "resume", "lock", "unlock", "move",
+         "join", "leave", "computer", "moved"}
 
 
 def _start_counts(ctx: dict, n: int) -> list[int]:
