@@ -153,6 +153,9 @@ def outcome(table, result, names: list[str], data: dict) -> dict:
         verb = "won" if len(winners) == 1 else "shared the win"
         sentence = f"{' and '.join(winners)} {verb}" + (f" ({reason})." if reason else ".") if winners \
             else f"Nobody won ({reason})." if reason else "Nobody won."
+        ended = any(ev.kind == "table" and ev.action.get("type") == "end" for ev in data["events"])
+        if ended:  # the teacher ended it and the game named a winner by its own count
+            return {"status": "closed", "label": "Ended by the teacher", "winners": winners, "sentence": sentence}
         return {"status": "finished", "label": "Finished", "winners": winners, "sentence": sentence}
     if table.status == "ended":
         if data["start"] is None:
