@@ -31,7 +31,7 @@ def upgrade() -> None:
         sa.Column("actor", sa.String(length=40), nullable=False),
         sa.Column("action_type", sa.String(length=40), nullable=False),
         sa.Column("code", sa.String(length=40), nullable=False),
-        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(["table_id"], ["game_table.id"]),
         sa.PrimaryKeyConstraint("id"),
     )
