@@ -45,11 +45,15 @@ def race_svg(series: dict | None, names: list[str], *, width: int = 640, height:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="Report Sans" role="img" aria-label="{escape(series.get("label", "Score"))} over the game">']
     out.append(f'<rect x="{left}" y="{upper}" width="{pw}" height="{ph}" fill="none" stroke="#999" stroke-width="0.6"/>')
-    for i in range(5):
-        value = top * i / 4
+    if top == int(top) and top <= 8:
+        ticks = list(range(int(top) + 1))              # small counts: every whole number
+    else:
+        step = max(1, round(top / 4)) if top >= 4 else top / 4
+        ticks = [i * step for i in range(5) if i * step <= top * 1.001]
+    for value in ticks:
         y = sy(value)
         out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#ddd" stroke-width="0.5"/>')
-        label = f"{value:.0f}" if top >= 4 or value == int(value) else f"{value:.1f}"
+        label = f"{value:.0f}" if value == int(value) else f"{value:.1f}"
         out.append(f'<text x="{left - 4}" y="{y + 3:.1f}" font-size="8" text-anchor="end">{label}</text>')
     out.append(f'<text x="{left}" y="{height - 6}" font-size="8">start</text>')
     out.append(f'<text x="{left + pw}" y="{height - 6}" font-size="8" text-anchor="end">end (move {x1})</text>')

@@ -20,8 +20,8 @@ from app.reports import (PAPER, cooperative_yield, debrief_context, game_section
 
 MOMENTS_PER_TABLE = 12     # a table's page: the opening and the latest key moments
 MISSED_MAX = 10
-VOTES_MAX = 30
-MODERATION_MAX = 60
+VOTES_MAX = 15
+MODERATION_MAX = 40
 NOTES_MAX = 120
 
 
@@ -74,13 +74,21 @@ def class_debrief_context(classes, tables, code: str, *, student: bool = False) 
         result = ctx["result"] or {}
         ranking = result.get("ranking") or []
         scores = result.get("scores") or []
+        so_far = False
+        if not result and ctx["series"] and ctx["series"].get("points"):
+            # No result yet: the game's own race figure so far ranks the table.
+            last = ctx["series"]["points"][-1][1]
+            if isinstance(last, list) and len(last) == len(ctx["players"]):
+                scores, so_far = list(last), True
+                ranking = sorted(range(len(last)), key=lambda s: -(last[s] if isinstance(last[s], (int, float)) else 0))
         for p in ctx["players"]:
             s = p["seat"]
             board.append({"name": p["name"], "table": t["number"], "computer": p["computer"],
                           "won": s in (result.get("winners") or []),
                           "place": ranking.index(s) + 1 if s in ranking else None,
                           "score": scores[s] if isinstance(scores, list) and s < len(scores) else None,
-                          "status": ctx["outcome"]["label"]})
+                          "status": ctx["outcome"]["label"], "so_far": so_far,
+                          "unit": (ctx["series"] or {}).get("unit", "")})
     humans = [b for b in board if not b["computer"]]
     humans.sort(key=lambda b: (not b["won"], b["place"] or 99,
                                -(b["score"] if isinstance(b["score"], (int, float)) else -1), b["name"]))

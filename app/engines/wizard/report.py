@@ -5,6 +5,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+from . import content
+
+
+def _who(key) -> str:
+    return content.CHARACTERS.get(key, {}).get("name", str(key).replace("_", " ").title())
+
+
+def _spell(number) -> str:
+    spell = content.SPELLS.get(number, {})
+    return spell.get("title") or spell.get("name") or (f"spell {number}" if number is not None else "a spell")
+
 
 def report(ctx: dict) -> dict:
     names = list(ctx.get("names") or [])
@@ -22,8 +33,9 @@ def report(ctx: dict) -> dict:
             stats[seat]["attacks"] += 1
             if e.get("success"):
                 stats[seat]["won"] += 1
-            moments.append({"version": v, "text": f"{name(seat)} attacked with {e.get('attack', '?')} against "
-                                                  f"{e.get('defense', '?')}: "
+            target = f" {_who(e['target'])}" if e.get("target") else ""
+            moments.append({"version": v, "text": f"{name(seat)} attacked{target} with {e.get('attack', '?')} "
+                                                  f"against {e.get('defense', '?')}: "
                                                   + ("the attack succeeded." if e.get("success") else "it failed.")})
         elif t == "defend" and ok:
             stats[seat]["counterspells"] += 1
@@ -38,9 +50,12 @@ def report(ctx: dict) -> dict:
             moments.append({"version": v, "text": e.get("text", "")})
         elif t == "game_over":
             moments.append({"version": v, "text": e.get("text", "The duel ended.")})
-    figures = {"columns": ["Clients recruited", "Spells cast", "Attacks", "Attacks that succeeded", "Counterspells"],
+    scores = (ctx.get("result") or {}).get("scores") or []
+    willpower = lambda s: scores[s] if s < len(scores) else "—"  # noqa: E731 - only known at the end
+    figures = {"columns": ["Clients recruited", "Spells cast", "Attacks", "Attacks that succeeded", "Counterspells",
+                           "Willpower at the end"],
                "rows": [{"seat": s, "values": [clients[s], stats[s]["spells"], stats[s]["attacks"], stats[s]["won"],
-                                               stats[s]["counterspells"]]} for s in range(n)]}
+                                               stats[s]["counterspells"], willpower(s)]} for s in range(n)]}
     prompts = []
     attacks = sum(stats[s]["attacks"] for s in range(n))
     if attacks:
