@@ -15,7 +15,7 @@ thread (eventlet's tpool) when the server runs under eventlet.
 from __future__ import annotations
 
 import logging
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import datetime, timedelta, timezone
 from importlib import metadata
 
@@ -384,4 +384,4 @@ def cooperative_yield() -> None:
 
 
 __all__ = ["debrief_context", "debrief_html", "debrief_pdf", "render_pdf", "table_data", "game_section",
-           "outcome", "ruling_rows", "Counter"]
+           "outcome", "ruling_rows"]

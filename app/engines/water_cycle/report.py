@@ -69,6 +69,9 @@ def report(ctx: dict) -> dict:
                               else "—")
             correct = bool(e.get("correct"))
             stats[seat]["right" if correct else "wrong"] += 1
+            moments.append({"version": v, "text": f"{name(seat)} challenged the Boss and answered "
+                                                  f"“{q.get('question') or 'a question'}” "
+                                                  + ("right." if correct else f"wrong (the answer is {pick(answer)}).")})
             learning.append({"question": q.get("question") or e.get("text", ""), "answer_given": pick(choice),
                              "correct": correct, "answer": pick(answer), "explanation": q.get("explanation", ""),
                              "seat": seat, "topic": q.get("topic") or "", "version": v,
