@@ -19,7 +19,9 @@ from collections import defaultdict
 from datetime import datetime, timedelta, timezone
 from importlib import metadata
 
-from flask import current_app, render_template
+from pathlib import Path
+
+from flask import current_app
 
 from app import engines
 from app.reports.chart import race_svg
@@ -331,7 +333,7 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
 
 def debrief_html(tables, code: str, *, student: bool = False, paper: str = "a4", compact: int = 0,
                  data: dict | None = None, section: dict | None = None) -> str:
-    return render_template("reports/debrief.html", paper=PAPER[paper_of(paper)],
+    return render_html("reports/debrief.html", paper=PAPER[paper_of(paper)],
                            **debrief_context(tables, code, student=student, compact=compact, data=data,
                                              section=section))
 
@@ -346,6 +348,19 @@ def debrief_pdf(tables, code: str, *, student: bool = False, paper: str = "a4") 
 
 
 # ---------------------------------------------------------------- rendering
+def render_html(template: str, **context) -> str:
+    """A report template -> HTML. Pure Jinja (no request needed: the shipped fonts' folder
+    is passed in), run in a worker thread under eventlet like the PDF itself, so a
+    500-table class report never holds the event loop while its HTML is written."""
+    app = current_app._get_current_object()
+    context.setdefault("font_dir_url", Path(app.static_folder, "fonts").resolve().as_uri())
+    compiled = app.jinja_env.get_template(template)
+    if _green():
+        from eventlet import tpool
+        return tpool.execute(compiled.render, **context)
+    return compiled.render(**context)
+
+
 def _write_pdf(html: str, base_url: str | None, fallback: list | None = None, max_pages: int = 0) -> bytes:
     from weasyprint import HTML  # imported lazily: it is slow to load and only reports need it
 

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
-from flask import render_template
-
 from app import engines
 from app.reports import (PAPER, cooperative_yield, debrief_context, game_section, is_teacher_note, paper_of,
-                         platform_version, render_pdf, table_data)
+                         platform_version, render_html, render_pdf, table_data)
 
 MOMENTS_PER_TABLE = 12     # a table's page: the opening and the latest key moments
 MISSED_MAX = 10
@@ -129,7 +127,7 @@ def class_debrief_context(classes, tables, code: str, *, student: bool = False) 
 
 
 def class_debrief_html(classes, tables, code: str, *, student: bool = False, paper: str = "a4") -> str:
-    return render_template("reports/class_debrief.html", paper=PAPER[paper_of(paper)],
+    return render_html("reports/class_debrief.html", paper=PAPER[paper_of(paper)],
                            **class_debrief_context(classes, tables, code, student=student))
 
 

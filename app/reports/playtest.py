@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 from app import engines
 from app.models import GameTable, Refusal
 from app.reports import (PAPER, _utc, cooperative_yield, game_section, is_teacher_note, outcome, paper_of,
-                         platform_version, render_pdf, table_data)
+                         platform_version, render_html, render_pdf, table_data)
 from app.reports.exports import _csv
 
 EXAMPLES = 3
@@ -191,7 +191,7 @@ def _distribution(values: list, unit: str = "moves") -> dict | None:
 
 
 def playtest_html(tables, db, facilitator_id, game, start, end, *, paper="a4") -> str:
-    return render_template("reports/playtest.html", paper=PAPER[paper_of(paper)],
+    return render_html("reports/playtest.html", paper=PAPER[paper_of(paper)],
                            **playtest_context(tables, db, facilitator_id, game, start, end))
 
 
