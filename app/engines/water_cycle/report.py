@@ -97,8 +97,11 @@ def report(ctx: dict) -> dict:
         elif t in ("crisis_passed", "crisis_failed") and open_vote is not None:
             passed = t == "crisis_passed"
             open_vote["decision"] = "accepted" if passed else "rejected"
-            open_vote["decided_by"] = open_vote["decided_by"] or (
-                "the class vote" if open_vote["up"] is not None else "the player gave up")
+            if not open_vote["decided_by"]:
+                if open_vote["up"] is not None:
+                    open_vote["decided_by"] = "the class vote"
+                elif not passed:   # nobody judged it: the player gave up (or had no cards)
+                    open_vote["decision"], open_vote["decided_by"] = "given up", "the player"
             if passed and ok_seat:
                 stats[seat]["crises_passed"] += 1
             who = name(open_vote["seat"])
