@@ -61,6 +61,14 @@ def contains(text: str, wanted: str) -> bool:
     return squash(wanted) in squash(text)
 
 
+def fonts_of(pdf: bytes) -> set[str]:
+    fonts = set()
+    for page in pypdf.PdfReader(io.BytesIO(pdf)).pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            fonts.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    return fonts
+
+
 def pages(pdf: bytes) -> int:
     return len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
 
@@ -210,12 +218,9 @@ def test_pdf_is_tagged_and_uses_the_shipped_font_only(app, tables, teacher):
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     root = reader.trailer["/Root"]
     assert "/StructTreeRoot" in root and root["/MarkInfo"]["/Marked"]
-    fonts = set()
-    for page in reader.pages:
-        for font in (page["/Resources"].get("/Font") or {}).values():
-            fonts.add(str(font.get_object()["/BaseFont"]))
+    fonts = fonts_of(pdf)
     # "Report Sans" is the @font-face of static/fonts/DejaVuSans*.ttf: no system font crept in
-    assert fonts and all(f.split("+")[-1].startswith("Report-Sans") for f in fonts), fonts
+    assert fonts and all(f.startswith("Report-Sans") for f in fonts), fonts
 
 
 # ------------------------------------------------------------- robustness
@@ -225,7 +230,7 @@ def test_reports_never_fail_on_odd_data(app, tables, teacher, auth):
     closed = tables.create_table(teacher.id, "war", {}).code
     tables.join(closed, "Ana")
     tables.moderate(teacher.id, closed, tables.get(closed).version, {"type": "end"})
-    emoji = "😀🎲🌧️💧🔥🌊🐸🦉🍀⭐"[:10] * 2
+    emoji = "😀🎲🌧💧🔥🌊🐸🦉🍀⭐" * 2   # 20 emoji
     odd = play(tables, teacher.id, "war", [emoji[:20], "Ben"], moves=60)
     many = play(tables, teacher.id, "dicerace", ["Ana", "Ben"], moves=30)
     for i in range(500):
@@ -254,6 +259,9 @@ def test_reports_never_fail_on_odd_data(app, tables, teacher, auth):
         assert pages(response.data) <= 3, code
         for export in ("log.csv", "notes.csv", "log.json"):
             assert client.get(f"/api/tables/{code}/{export}", headers=auth).status_code == 200
+    odd_pdf = client.get(f"/api/tables/{odd}/debrief.pdf", headers=auth).data
+    assert all(f.startswith("Report-Sans") for f in fonts_of(odd_pdf)), fonts_of(odd_pdf)
+    assert "[game die]" in texts[odd] and "□" not in texts[odd]   # emoji the font lacks are named, not boxes
     assert "Not started yet" in texts[empty] and "nobody joined" in texts[empty]
     assert "Closed before it started" in texts[closed]
     assert "Abandoned" in texts[abandoned]

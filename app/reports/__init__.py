@@ -15,6 +15,7 @@ thread (eventlet's tpool) when the server runs under eventlet.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections import defaultdict
 from datetime import datetime, timedelta, timezone
 from importlib import metadata
@@ -348,6 +349,40 @@ def debrief_pdf(tables, code: str, *, student: bool = False, paper: str = "a4") 
 
 
 # ---------------------------------------------------------------- rendering
+_COVERED: set[int] | None = None
+_INVISIBLE = {0xFE0E, 0xFE0F, 0x200D}   # variation selectors and the zero-width joiner of emoji sequences
+
+
+def _covered(font_dir: Path) -> set[int]:
+    global _COVERED
+    if _COVERED is None:
+        from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
+
+        _COVERED = set(TTFont(str(font_dir / "DejaVuSans.ttf")).getBestCmap())
+    return _COVERED
+
+
+def printable(html: str, font_dir: Path) -> str:
+    """Characters the shipped font cannot draw (most emoji) would print as empty boxes:
+    each becomes its name in brackets ("[game die]"), so a student called by emoji is
+    still recognisable on paper and the whole sheet keeps one font."""
+    # Emoji of the supplementary planes: even where DejaVu has a glyph, the text shaper looks
+    # for a colour emoji font first and falls back to a system font, so they are named too.
+    covered = {c for c in _covered(font_dir) if c < 0x1F000}
+    if all(ord(ch) < 0x2000 or ord(ch) in covered for ch in html):
+        return html
+    out = []
+    for ch in html:
+        code = ord(ch)
+        if code < 0x2000 or code in covered:
+            out.append(ch)
+        elif code in _INVISIBLE:
+            continue
+        else:
+            out.append("[" + unicodedata.name(ch, f"U+{code:04X}").lower() + "]")
+    return "".join(out)
+
+
 def render_html(template: str, **context) -> str:
     """A report template -> HTML. Pure Jinja (no request needed: the shipped fonts' folder
     is passed in), run in a worker thread under eventlet like the PDF itself, so a
@@ -355,10 +390,15 @@ def render_html(template: str, **context) -> str:
     app = current_app._get_current_object()
     context.setdefault("font_dir_url", Path(app.static_folder, "fonts").resolve().as_uri())
     compiled = app.jinja_env.get_template(template)
+    fonts = Path(app.static_folder, "fonts")
+
+    def render() -> str:
+        return printable(compiled.render(**context), fonts)
+
     if _green():
         from eventlet import tpool
-        return tpool.execute(compiled.render, **context)
-    return compiled.render(**context)
+        return tpool.execute(render)
+    return render()
 
 
 def _write_pdf(html: str, base_url: str | None, fallback: list | None = None, max_pages: int = 0) -> bytes:
