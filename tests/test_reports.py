@@ -318,10 +318,10 @@ def test_exports_have_the_documented_columns_and_the_owners_access_only(app, tab
     code = seeded(tables, teacher, "war", moves=100)
     tables.add_note(code, "Ana", "=HYPERLINK(\"x\")")
     client = app.test_client()
-    log = client.get(f"/api/tables/{code}/log.csv", headers=auth).data.decode()
+    log = client.get(f"/api/tables/{code}/log.csv", headers=auth).data.decode("utf-8-sig")
     assert log.splitlines()[0] == "table,move,at,event_kind,actor,action,entry_kind,text,seat,visible_to,ruling_id,data"
     assert ",ruling," in log and "war.commitment_order_is_tap_order" in log
-    notes = client.get(f"/api/tables/{code}/notes.csv", headers=auth).data.decode()
+    notes = client.get(f"/api/tables/{code}/notes.csv", headers=auth).data.decode("utf-8-sig")
     assert notes.splitlines()[0] == "table,move,at,game_version,author,teacher_only,text"
     assert "'=HYPERLINK" in notes and ",yes," in notes and ",no," in notes
     from app.reports.exports import LOG_COLUMNS, NOTE_COLUMNS
@@ -357,9 +357,9 @@ def test_playtest_report_over_a_date_range_with_refusals_and_csv(app, tables, te
     assert ("No move was refused" in text) == (refused == 0)
     for code in codes:
         assert code in text
-    csv = client.get(f"/api/playtest.csv?game=war&from={today}&to={today}", headers=auth).data.decode()
+    csv = client.get(f"/api/playtest.csv?game=war&from={today}&to={today}", headers=auth).data.decode("utf-8-sig")
     assert csv.splitlines()[0].startswith("table,created,status,engine_version") and len(csv.splitlines()) == 4
-    past = client.get("/api/playtest.csv?game=war&from=2020-01-01&to=2020-01-31", headers=auth).data.decode()
+    past = client.get("/api/playtest.csv?game=war&from=2020-01-01&to=2020-01-31", headers=auth).data.decode("utf-8-sig")
     assert len(past.splitlines()) == 1
     assert client.get("/api/playtest.pdf?game=nope", headers=auth).status_code == 400
 

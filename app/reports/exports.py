@@ -23,7 +23,10 @@ def _cell(value) -> str:
 
 
 def _csv(columns, rows) -> str:
+    """UTF-8 with a byte-order mark, so a spreadsheet opened by double-click reads
+    accents and emoji right."""
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(columns)
     for row in rows:
