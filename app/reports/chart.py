@@ -10,15 +10,16 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 4", "1 2", "10 4", "3 6")
 MAX_POINTS = 400
 
 
-def _thin(points: list) -> list:
-    if len(points) <= MAX_POINTS:
+def _thin(points: list, most: int = MAX_POINTS) -> list:
+    if len(points) <= most:
         return points
-    step = len(points) / MAX_POINTS
-    kept = [points[int(i * step)] for i in range(MAX_POINTS)]
+    step = len(points) / most
+    kept = [points[int(i * step)] for i in range(most)]
     return kept + [points[-1]]
 
 
-def race_svg(series: dict | None, names: list[str], *, width: int = 640, height: int = 220) -> Markup | None:
+def race_svg(series: dict | None, names: list[str], *, width: int = 640, height: int = 220,
+             max_points: int = MAX_POINTS) -> Markup | None:
     """None when there is nothing to draw (no points, or every value zero)."""
     if not isinstance(series, dict):
         return None
@@ -27,7 +28,7 @@ def race_svg(series: dict | None, names: list[str], *, width: int = 640, height:
               if isinstance(x, (int, float)) and isinstance(vals, list) and len(vals) == n]
     if not points or n == 0:
         return None
-    points = _thin(points)
+    points = _thin(points, max_points)
     values = [v for _, vals in points for v in vals if isinstance(v, (int, float))]
     top = max(values, default=0)
     if top <= 0:

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from datetime import datetime, timezone
 
 from app import engines
+from app.reports.chart import race_svg
 from app.reports import (PAPER, cooperative_yield, debrief_context, game_section, is_teacher_note, paper_of,
                          platform_version, render_html, render_pdf, table_data)
 
@@ -21,6 +22,7 @@ MISSED_MAX = 10
 VOTES_MAX = 15
 MODERATION_MAX = 40
 NOTES_MAX = 120
+CHARTS_UP_TO = 60          # tables in a class whose pages still get a race chart
 
 
 def _moderation(data: dict, number, names: list[str]) -> list[dict]:
@@ -54,7 +56,10 @@ def class_debrief_context(classes, tables, code: str, *, student: bool = False) 
         moments = ctx["moments"]
         if len(moments) > MOMENTS_PER_TABLE:
             moments = moments[:2] + moments[-(MOMENTS_PER_TABLE - 2):]
-        pages.append(dict(ctx, number=t["number"], moments=moments, moments_total=ctx["moments_total"]))
+        # A lighter chart on a table's page, and none in a very big class (each costs ~40 ms to render).
+        chart = race_svg(ctx["series"], data["names"], height=160, max_points=60) \
+            if ctx["series"] and len(summary["tables"]) <= CHARTS_UP_TO else None
+        pages.append(dict(ctx, number=t["number"], moments=moments, moments_total=ctx["moments_total"], chart=chart))
         for r in ctx["rulings"]:
             rulings[r["id"]] += r["count"]
             rulings_tables[r["id"]].add(t["number"])
