@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 
 from flask import current_app
+from markupsafe import Markup
 
 from app import engines
 from app.reports.chart import race_svg
@@ -390,6 +391,9 @@ def render_html(template: str, **context) -> str:
     app = current_app._get_current_object()
     context.setdefault("font_dir_url", Path(app.static_folder, "fonts").resolve().as_uri())
     compiled = app.jinja_env.get_template(template)
+    # The shared stylesheet is rendered here, not {% include %}d: an include looks the template
+    # up in Jinja's cache, whose lock is a green lock under eventlet, not for an OS thread.
+    context["style"] = Markup(app.jinja_env.get_template("reports/_style.html").render(**context))
     fonts = Path(app.static_folder, "fonts")
 
     def render() -> str:
