@@ -587,7 +587,9 @@ def report(ctx: dict) -> dict:
             moments.append({"version": v, "text": e.get("text", "")})
             votes.append({"seat": None, "title": f"Checkpoint {e.get('checkpoint', '?')}: sprint or steady",
                           "cards": [], "explanation": "", "up": e.get("sprint"), "down": e.get("steady"),
-                          "decision": e.get("decision", ""), "decided_by": e.get("closed_by", ""),
+                          "decision": e.get("decision", ""),
+                          "decided_by": {"everyone": "the class vote", "teacher": "the teacher closing the vote",
+                                         "clock": "the clock"}.get(e.get("closed_by"), "the class vote"),
                           "hidden": False, "version": v})
         elif t == "bonus" and isinstance(e.get("seat"), int) and 0 <= e["seat"] < n:
             bonuses[e["seat"]] += 1
