@@ -14,6 +14,7 @@ thread (eventlet's tpool) when the server runs under eventlet.
 """
 from __future__ import annotations
 
+import bisect
 import logging
 import unicodedata
 from collections import defaultdict
@@ -289,8 +290,16 @@ def debrief_context(tables, code: str, *, student: bool = False, data: dict | No
         votes = [votes[i] for i in sorted(kept)]
     for q in learning:
         q["who"] = names[q["seat"]] if isinstance(q.get("seat"), int) and 0 <= q["seat"] < len(names) else ""
+    told = [e for e in visible if e.get("text") and e.get("t") != "ruling"]
+    told_versions = [e["version"] for e in told]
+
+    def moment_of(version: int) -> str:
+        """What had just happened when a note was written: the last line players saw."""
+        i = bisect.bisect_right(told_versions, version)
+        return told[i - 1]["text"] if i else ""
+
     notes = [{"version": n.version, "game_version": n.game_version, "author": n.author, "text": n.text,
-              "at": n.at, "when": minute(n.at, started)} for n in data["notes"]]
+              "at": n.at, "when": minute(n.at, started), "moment": moment_of(n.version)} for n in data["notes"]]
     if student:
         notes = [n for n in notes if not is_teacher_note(n)]
     figures = section.get("figures") if isinstance(section.get("figures"), dict) else None
