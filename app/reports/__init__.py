@@ -417,8 +417,12 @@ def render_html(template: str, **context) -> str:
 def _write_pdf(html: str, base_url: str | None, fallback: list | None = None, max_pages: int = 0) -> bytes:
     from weasyprint import HTML  # imported lazily: it is slow to load and only reports need it
 
-    options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF (WeasyPrint 59 and later)
-    document = HTML(string=html, base_url=base_url).render(**options)
+    options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF, where the installed WeasyPrint knows the variant
+    try:
+        document = HTML(string=html, base_url=base_url).render(**options)
+    except (KeyError, TypeError, ValueError):
+        options = {}
+        document = HTML(string=html, base_url=base_url).render()
     for tighter in fallback or []:
         if not max_pages or len(document.pages) <= max_pages:
             break
