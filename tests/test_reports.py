@@ -394,3 +394,18 @@ def test_dashboard_offers_paper_size_playtest_report_and_table_exports(app, tabl
     assert client.get(f"/api/tables/{code}/notes.csv").status_code == 200
     today = datetime.now(timezone.utc).date()
     assert client.get(f"/api/playtest.csv?game=dicerace&from={today}&to={today}").status_code == 200
+
+
+def test_the_demo_cleanup_deletes_a_demos_refused_moves_too(app, tables):
+    from test_demo import _age, home_csrf, open_demo, opened
+    from app.models import Refusal
+    client = app.test_client()
+    code, _ = opened(open_demo(client, csrf=home_csrf(client)))
+    table = tables.get(code)
+    with Session(app.extensions["db"]) as s:
+        s.add(Refusal(table_id=table.id, version=table.version, actor="seat:0", action_type="play", code="illegal"))
+        s.commit()
+    _age(app, code, 25)
+    assert app.extensions["demos"].cleanup() == [code]
+    with Session(app.extensions["db"]) as s:
+        assert s.exec(select(Refusal).where(Refusal.table_id == table.id)).all() == []
