@@ -11,7 +11,6 @@ import statistics
 from collections import Counter, defaultdict
 from datetime import date, datetime, time, timedelta, timezone
 
-from flask import render_template
 from sqlmodel import Session, select
 
 from app import engines
