@@ -128,6 +128,10 @@ def playtest_context(tables, db, facilitator_id: int, game: str, start: date, en
         for label, c in (section.get("counts") or {}).items():
             if isinstance(c, int):
                 counts[str(label).replace("_", " ").capitalize()] += c
+        context_line = {}   # version -> the first thing players saw at that move (what the ruling settled)
+        for e in data["entries"]:
+            if e.get("t") != "ruling" and "visible_to" not in e and e.get("text"):
+                context_line.setdefault(e["version"], e["text"])
         for e in data["entries"]:
             if e.get("t") == "ruling" and e.get("id"):
                 ruling_count[e["id"]] += 1
@@ -135,7 +139,7 @@ def playtest_context(tables, db, facilitator_id: int, game: str, start: date, en
                 if len(ruling_examples[e["id"]]) < EXAMPLES and table.code not in \
                         {x["table"] for x in ruling_examples[e["id"]]}:
                     ruling_examples[e["id"]].append({"table": table.code, "move": e["version"],
-                                                     "text": e.get("text", "")})
+                                                     "text": context_line.get(e["version"], "")})
         for note in data["notes"]:
             if sum(len(v) for v in notes_by_topic.values()) < NOTES_MAX:
                 notes_by_topic[_note_topic(note, data["entries"], catalogue, card_name)].append(
@@ -178,7 +182,7 @@ def _distribution(values: list, unit: str = "moves") -> dict | None:
         return None
     values = sorted(values)
     lo, hi = values[0], values[-1]
-    buckets = 6 if hi > lo else 1
+    buckets = 6 if hi - lo >= (6 if unit == "moves" else 1) else 1
     width = (hi - lo) / buckets if hi > lo else 1
     counts = [0] * buckets
     for v in values:
