@@ -502,7 +502,8 @@ class TableService:
 
     # Refusals worth a line in the playtest report: the rules said no. A stale move (the
     # phone retries), a bad request or a busy table is not the players' confusion.
-    NOT_REFUSALS = frozenset({"stale", "bad_request", "rate_limited", "unknown_table", "forbidden", "not_joined"})
+    NOT_REFUSALS = frozenset({"stale", "bad_request", "rate_limited", "unknown_table", "forbidden", "not_joined",
+                              "game_over"})
 
     def _refused(self, code: str, actor: str, action: dict, exc: ServiceError) -> None:
         """Record a refused move (one small insert; refusals are rare next to moves)."""

@@ -395,6 +395,8 @@ REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")
 #    "votes": [{"seat", "title", "cards", "explanation", "up", "down", "decision",
 #               "decided_by", "hidden": bool, "version"}],   explanations the class judged
 #    "prompts": [text, ...],                      discussion prompts from what happened
-#    "ending": "how the game ended, in a sentence"}
+#    "cards": {card id: name} for the card ids its log entries carry (the playtest report
+#              groups notes by card),
+#    "counts": {label: n} notable events for the playtest report (sudden deaths, say)}
 # The hook must cope with log kinds it does not know (a newer engine adds some) and
 # with a game that never started (state None, no entries).

@@ -140,9 +140,11 @@ def playtest_context(tables, db, facilitator_id: int, game: str, start: date, en
                         {x["table"] for x in ruling_examples[e["id"]]}:
                     ruling_examples[e["id"]].append({"table": table.code, "move": e["version"],
                                                      "text": context_line.get(e["version"], "")})
+        names = section.get("cards") if isinstance(section.get("cards"), dict) else {}
+        named = lambda c, names=names: str(names.get(c) or card_name(c))  # noqa: E731
         for note in data["notes"]:
             if sum(len(v) for v in notes_by_topic.values()) < NOTES_MAX:
-                notes_by_topic[_note_topic(note, data["entries"], catalogue, card_name)].append(
+                notes_by_topic[_note_topic(note, data["entries"], catalogue, named)].append(
                     {"table": table.code, "move": note.version, "author": note.author, "text": note.text,
                      "teacher": is_teacher_note({"author": note.author})})
         rows.append({"table": table.code, "created": _utc(table.created_at).strftime("%Y-%m-%d %H:%M"),

@@ -66,5 +66,7 @@ def report(ctx: dict) -> dict:
     suits = sum(stats[s]["lawsuits"] for s in range(n))
     if suits:
         prompts.append("Players went to court over pollution. Who should pay when runoff harms a neighbour?")
+    cards = {e["card"]: content.CARDS[e["card"]]["name"] for e in ctx.get("entries", [])
+             if isinstance(e.get("card"), str) and e["card"] in content.CARDS}
     return {"series": {"label": "Environments cleaned up", "unit": "Environments", "points": points},
-            "moments": moments, "figures": figures, "prompts": prompts}
+            "moments": moments, "figures": figures, "prompts": prompts, "cards": cards}

@@ -101,4 +101,4 @@ def report(ctx: dict) -> dict:
     extra = {k: c for k, c in other.items() if k not in ("sudden_death", "shuffle", "carry", "wars")}
     return {"series": {"label": "Cards held", "unit": "cards", "points": points}, "moments": moments,
             "figures": figures, "prompts": prompts,
-            "ending": None, "counts": dict(other), "unknown_kinds": extra}
+            "counts": {k.replace("_", " ").capitalize(): c for k, c in other.items()}, "unknown_kinds": extra}

@@ -125,8 +125,12 @@ def report(ctx: dict) -> dict:
                "rows": [{"seat": s, "values": [trophies[s], stats[s]["right"], stats[s]["right"] + stats[s]["wrong"],
                                                stats[s]["crises"], stats[s]["crises_passed"], stats[s]["boss_hits"]]}
                         for s in range(n)]}
+    cards = {e["card"]: _card(e["card"]) for e in ctx.get("entries", []) if isinstance(e.get("card"), str)}
+    counts = Counter({"Crises answered": len(votes), "Boss defeats": sum(
+        1 for e in ctx.get("entries", []) if e.get("t") == "boss_defeated")})
     return {"series": {"label": "Trophies", "unit": "trophies", "points": points}, "moments": moments,
-            "learning": learning, "figures": figures, "votes": votes, "prompts": _prompts(learning, votes, name)}
+            "learning": learning, "figures": figures, "votes": votes, "prompts": _prompts(learning, votes, name),
+            "cards": cards, "counts": dict(counts)}
 
 
 def _prompts(learning: list, votes: list, name) -> list[str]:
