@@ -21,8 +21,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("facilitator") as batch:
-        batch.add_column(sa.Column("paper", sa.String(length=8), nullable=False, server_default="a4"))
+    # A plain ADD COLUMN (with its default) on every database: SQLite's batch mode would
+    # rebuild `facilitator`, which the tables of every teacher reference.
+    op.add_column("facilitator", sa.Column("paper", sa.String(length=8), nullable=False, server_default="a4"))
     op.create_table(
         "refusal",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -41,5 +42,12 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index(op.f("ix_refusal_table_id"), table_name="refusal")
     op.drop_table("refusal")
-    with op.batch_alter_table("facilitator") as batch:
-        batch.drop_column("paper")
+    if op.get_bind().dialect.name == "sqlite":
+        import sqlite3
+        if sqlite3.sqlite_version_info >= (3, 35):  # drops a column in place (no rebuild)
+            op.execute("ALTER TABLE facilitator DROP COLUMN paper")
+        else:
+            with op.batch_alter_table("facilitator") as batch:
+                batch.drop_column("paper")
+    else:
+        op.drop_column("facilitator", "paper")
