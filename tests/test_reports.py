@@ -409,3 +409,20 @@ def test_the_demo_cleanup_deletes_a_demos_refused_moves_too(app, tables):
     assert app.extensions["demos"].cleanup() == [code]
     with Session(app.extensions["db"]) as s:
         assert s.exec(select(Refusal).where(Refusal.table_id == table.id)).all() == []
+
+
+def test_the_render_worker_script_turns_a_json_job_into_a_pdf(app):
+    """What the eventlet server runs for every report (app/reports/render_worker.py)."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from app.reports import render_worker
+    fonts = str(Path(app.static_folder, "fonts"))
+    long_page = "<p>" + "A line. " * 4000 + "</p>"
+    job = {"htmls": [long_page, "<p>Short 🎲</p>"], "font_dir": fonts, "max_pages": 1}
+    done = subprocess.run([sys.executable, render_worker.__file__], input=json.dumps(job).encode(),
+                          capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    text = text_of(done.stdout)
+    assert pages(done.stdout) == 1 and "Short [game die]" in text   # the tighter version was used

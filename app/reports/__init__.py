@@ -9,14 +9,14 @@ discussion prompts. Each game adds its own section through its report hook
 Identifiers (ruling ids, versions, the engine's log kinds) appear only in the
 designers' appendix.
 
-Rendering a PDF never blocks play: `render_pdf` runs WeasyPrint in a worker
-thread (eventlet's tpool) when the server runs under eventlet.
+Rendering a PDF never blocks play: under eventlet, `render_html` writes the template a
+chunk at a time between yields to the loop and `render_pdf` runs WeasyPrint in a
+process of its own (render_worker.py).
 """
 from __future__ import annotations
 
 import bisect
 import logging
-import unicodedata
 from collections import defaultdict
 from datetime import datetime, timedelta, timezone
 from importlib import metadata
@@ -359,75 +359,24 @@ def debrief_pdf(tables, code: str, *, student: bool = False, paper: str = "a4") 
 
 
 # ---------------------------------------------------------------- rendering
-_COVERED: set[int] | None = None
-_INVISIBLE = {0xFE0E, 0xFE0F, 0x200D}   # variation selectors and the zero-width joiner of emoji sequences
-
-
-def _covered(font_dir: Path) -> set[int]:
-    global _COVERED
-    if _COVERED is None:
-        from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
-
-        _COVERED = set(TTFont(str(font_dir / "DejaVuSans.ttf")).getBestCmap())
-    return _COVERED
-
-
-def printable(html: str, font_dir: Path) -> str:
-    """Characters the shipped font cannot draw (most emoji) would print as empty boxes:
-    each becomes its name in brackets ("[game die]"), so a student called by emoji is
-    still recognisable on paper and the whole sheet keeps one font."""
-    # Emoji of the supplementary planes: even where DejaVu has a glyph, the text shaper looks
-    # for a colour emoji font first and falls back to a system font, so they are named too.
-    covered = {c for c in _covered(font_dir) if c < 0x1F000}
-    if all(ord(ch) < 0x2000 or ord(ch) in covered for ch in html):
-        return html
-    out = []
-    for ch in html:
-        code = ord(ch)
-        if code < 0x2000 or code in covered:
-            out.append(ch)
-        elif code in _INVISIBLE:
-            continue
-        else:
-            out.append("[" + unicodedata.name(ch, f"U+{code:04X}").lower() + "]")
-    return "".join(out)
+JINJA_CHUNKS = 200   # template chunks written between two yields to the event loop
 
 
 def render_html(template: str, **context) -> str:
-    """A report template -> HTML. Pure Jinja (no request needed: the shipped fonts' folder
-    is passed in), run in a worker thread under eventlet like the PDF itself, so a
-    500-table class report never holds the event loop while its HTML is written."""
+    """A report template -> HTML. Under eventlet the template is written a chunk at a time,
+    yielding to the event loop in between, so a 500-table class report never holds it."""
     app = current_app._get_current_object()
     context.setdefault("font_dir_url", Path(app.static_folder, "fonts").resolve().as_uri())
-    compiled = app.jinja_env.get_template(template)
-    # The shared stylesheet is rendered here, not {% include %}d: an include looks the template
-    # up in Jinja's cache, whose lock is a green lock under eventlet, not for an OS thread.
     context["style"] = Markup(app.jinja_env.get_template("reports/_style.html").render(**context))
-    fonts = Path(app.static_folder, "fonts")
-
-    def render() -> str:
-        return printable(compiled.render(**context), fonts)
-
-    if _green():
-        from eventlet import tpool
-        return tpool.execute(render)
-    return render()
-
-
-def _write_pdf(html: str, base_url: str | None, fallback: list | None = None, max_pages: int = 0) -> bytes:
-    from weasyprint import HTML  # imported lazily: it is slow to load and only reports need it
-
-    options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF, where the installed WeasyPrint knows the variant
-    try:
-        document = HTML(string=html, base_url=base_url).render(**options)
-    except (KeyError, TypeError, ValueError):
-        options = {}
-        document = HTML(string=html, base_url=base_url).render()
-    for tighter in fallback or []:
-        if not max_pages or len(document.pages) <= max_pages:
-            break
-        document = HTML(string=tighter, base_url=base_url).render(**options)
-    return document.write_pdf(**options)
+    compiled = app.jinja_env.get_template(template)
+    if not _green():
+        return compiled.render(**context)
+    parts = []
+    for i, chunk in enumerate(compiled.generate(**context)):
+        parts.append(chunk)
+        if i % JINJA_CHUNKS == 0:
+            cooperative_yield()
+    return "".join(parts)
 
 
 def _green() -> bool:
@@ -438,14 +387,28 @@ def _green() -> bool:
     return patcher.is_monkey_patched("thread")
 
 
-def render_pdf(html: str, base_url: str | None = None, *, fallback: list | None = None, max_pages: int = 0) -> bytes:
-    """HTML -> PDF bytes (`fallback`: tighter HTMLs, tried in turn while the PDF runs past `max_pages`).
-    Under eventlet, WeasyPrint runs in a real OS thread (tpool) so the event loop keeps
-    answering moves while a long report renders."""
-    if _green():
-        from eventlet import tpool
-        return tpool.execute(_write_pdf, html, base_url, fallback, max_pages)
-    return _write_pdf(html, base_url, fallback, max_pages)
+def render_pdf(html: str, *, fallback: list | None = None, max_pages: int = 0) -> bytes:
+    """HTML -> PDF bytes (`fallback`: tighter HTMLs, tried in turn while the PDF runs past
+    `max_pages`). Under eventlet, WeasyPrint runs in a process of its own
+    (app/reports/render_worker.py), so the server keeps answering moves while a long
+    report renders, and two reports render side by side."""
+    from app.reports import render_worker
+
+    fonts = str(Path(current_app.static_folder, "fonts"))
+    htmls = [html, *(fallback or [])]
+    if not _green():
+        return render_worker.render(htmls, fonts, max_pages)
+    import json
+    import sys
+
+    from eventlet.green import subprocess
+
+    proc = subprocess.Popen([sys.executable, render_worker.__file__], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate(json.dumps({"htmls": htmls, "font_dir": fonts, "max_pages": max_pages}).encode())
+    if proc.returncode != 0 or not out.startswith(b"%PDF"):
+        raise RuntimeError("The report could not be rendered: " + err.decode("utf-8", "replace")[-2000:])
+    return out
 
 
 def cooperative_yield() -> None:
