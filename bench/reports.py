@@ -70,6 +70,19 @@ def main() -> None:
             print(f"debrief of a {tables.get(big).version}-event {game} game: {debrief_s:.2f} s, {n} pages "
                   f"(aim < 3 s); plain WeasyPrint page(s) of the same length: {plain:.2f} s "
                   f"(ratio {debrief_s / plain:.1f}x)")
+            # The eventlet server renders in a worker process (app/reports/render_worker.py): time that path.
+            import json
+            import subprocess
+            from app.reports import MAX_PAGES, debrief_html, game_section, render_worker, table_data
+            began = time.perf_counter()
+            data = table_data(tables, big)
+            section = game_section(game, data)
+            htmls = [debrief_html(tables, big, data=data, section=section, compact=level) for level in (0, 1, 2)]
+            job = json.dumps({"htmls": htmls, "font_dir": str(ROOT / "static" / "fonts"), "max_pages": MAX_PAGES})
+            subprocess.run([sys.executable, render_worker.__file__], input=job.encode(), capture_output=True,
+                           check=True)
+            print(f"  the same through the server's worker process (start-up included): "
+                  f"{time.perf_counter() - began:.2f} s")
             today = date.today()
             began = time.perf_counter()
             pdf = playtest_pdf(tables, app.extensions["db"], fac.id, game, today, today)
