@@ -10,7 +10,7 @@ import csv
 import io
 import json
 
-from app.reports import is_teacher_note
+from app.reports import cooperative_yield, is_teacher_note
 
 LOG_COLUMNS = ("table", "move", "at", "event_kind", "actor", "action", "entry_kind", "text", "seat",
                "visible_to", "ruling_id", "data")
@@ -29,8 +29,10 @@ def _csv(columns, rows) -> str:
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(columns)
-    for row in rows:
+    for i, row in enumerate(rows):
         writer.writerow([_cell(row.get(c)) for c in columns])
+        if i % 2000 == 1999:
+            cooperative_yield()   # a class's log is long: let moves through meanwhile
     return out.getvalue()
 
 
@@ -61,4 +63,8 @@ def notes_csv(logs: list[dict]) -> str:
 
 
 def class_logs(classes, tables, code: str) -> list[dict]:
-    return [tables.log_json(t["code"]) for t in classes.summary(code)["tables"]]
+    logs = []
+    for t in classes.summary(code)["tables"]:
+        cooperative_yield()
+        logs.append(tables.log_json(t["code"]))
+    return logs
