@@ -299,10 +299,10 @@ def test_class_debrief_results_leaders_learning_votes_and_moderation(app, tables
     with app.test_request_context():
         from app.reports.classes import class_debrief_context
         ctx = class_debrief_context(classes, tables, klass.code)
-    assert ctx["asked"] and ctx["topics"]
+    asked = sum(1 for c in codes for ev in tables.events(c) for e in ev.log if e.get("t") == "trivia")
+    assert ctx["asked"] == asked and bool(ctx["topics"]) == bool(asked)   # the deal decides whether any was asked
     for q in ctx["missed"]:
         assert contains(text, q["question"])
-    assert ctx["accepted_total"] + ctx["rejected_total"] > 0
     for v in ctx["rejected"][:3] + ctx["accepted"][:3]:
         assert contains(text, v["title"])
     assert contains(text, TEACHER_NOTE)
@@ -426,3 +426,38 @@ def test_the_render_worker_script_turns_a_json_job_into_a_pdf(app):
     assert done.returncode == 0, done.stderr.decode()[-500:]
     text = text_of(done.stdout)
     assert pages(done.stdout) == 1 and "Short [game die]" in text   # the tighter version was used
+
+
+def test_class_learning_adds_up_trivia_per_topic_and_the_most_missed_questions(app, tables, teacher, auth,
+                                                                               monkeypatch):
+    """The class-wide figures from the games' sections, with sections fixed (a deal is random)."""
+    classes = app.extensions["classes"]
+    klass = classes.create(teacher.id, "dicerace", {}, 2, True)
+    for name in ("Ana", "Ben", "Cara", "Dev"):
+        classes.join_any(klass.code, name)
+    classes.start(teacher.id, klass.code)
+
+    def section(game, data):
+        q = lambda text, topic, right: {"question": text, "answer_given": "A: yes", "correct": right,  # noqa: E731
+                                        "answer": "B: no", "explanation": f"Because of {topic}.", "seat": 0,
+                                        "topic": topic}
+        return {"learning": [q("Where does rain go?", "rivers", False), q("What is fog?", "weather", True),
+                             q("Where does rain go?", "rivers", False)],
+                "votes": [{"seat": 0, "title": "The big flood", "cards": ["Dam"], "explanation": "A dam holds it.",
+                           "up": 2, "down": 0, "decision": "accepted", "decided_by": "the class vote",
+                           "hidden": False},
+                          {"seat": 1, "title": "The long drought", "cards": [], "explanation": "Secret reason.",
+                           "up": 0, "down": 2, "decision": "rejected", "decided_by": "the teacher",
+                           "hidden": True}]}
+
+    import app.reports.classes as class_reports
+    monkeypatch.setattr(class_reports, "game_section", section)
+    client = app.test_client()
+    text = flat(text_of(client.get(f"/api/classes/{klass.code}/debrief.pdf", headers=auth).data))
+    assert "6 trivia questions asked" in text
+    assert contains(text, "rivers 0 4 0") and contains(text, "weather 2 0 100")
+    assert contains(text, "Where does rain go? 4 0")      # the most-missed question, with its count
+    assert "2 accepted, 2 rejected" in text and "The big flood" in text and "The long drought" in text
+    assert "Secret reason." in text
+    student = flat(text_of(client.get(f"/api/classes/{klass.code}/debrief.pdf?version=student", headers=auth).data))
+    assert "Secret reason." not in student and "Hidden by the teacher" in student
