@@ -149,9 +149,10 @@ def test_water_cycle_debrief_shows_trivia_answers_and_moderated_explanations(app
     names, _ = GAMES["water_cycle"]
     code = play(tables, teacher.id, "water_cycle", names, options={"crisis_mode": "on", "votes": "teacher"},
                 moves=250, notes=NOTES)
-    for _ in range(10):   # the deal is random: play on until someone has challenged the Boss
-        if any(e.get("t") == "trivia" for ev in tables.events(code) for e in ev.log) or \
-                tables.get(code).status != "playing":
+    for _ in range(20):   # the deal is random: play on until a Boss challenge and two judged Crises
+        log = [e for ev in tables.events(code) for e in ev.log]
+        judged = sum(1 for e in log if e.get("t") == "moderation" and e.get("decision") in ("accept", "reject"))
+        if (any(e.get("t") == "trivia" for e in log) and judged >= 2) or tables.get(code).status != "playing":
             break
         play(tables, teacher.id, "water_cycle", [], code=code, moves=100)
     with app.test_request_context():
