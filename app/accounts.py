@@ -51,6 +51,18 @@ class Accounts:
         with Session(self.db, expire_on_commit=False) as s:
             return s.get(Facilitator, facilitator_id)
 
+    def set_paper(self, facilitator_id: int, paper: str) -> str:
+        """Remember the teacher's paper size for printed reports ("a4" or "letter")."""
+        if paper not in ("a4", "letter"):
+            raise AccountError("Choose A4 or US Letter.")
+        with Session(self.db, expire_on_commit=False) as s:
+            fac = s.get(Facilitator, facilitator_id)
+            if fac is not None:
+                fac.paper = paper
+                s.add(fac)
+                s.commit()
+        return paper
+
     def issue_token(self, facilitator_id: int) -> str:
         token = new_token()
         with Session(self.db) as s:

@@ -33,7 +33,7 @@ from datetime import timedelta
 from sqlalchemy import delete, func, select
 
 from app import engines
-from app.models import Event, GameTable, Note, Seat, utcnow
+from app.models import Event, GameTable, Note, Refusal, Seat, utcnow
 from app.tables import ServiceError, TableService
 
 DEFAULTS = {
@@ -145,7 +145,7 @@ class DemoService:
                 return []
             ids = [r.id for r in rows]
             tokens = s.execute(select(Seat.token_hash).where(Seat.table_id.in_(ids))).scalars().all()
-            for model in (Event, Note, Seat):
+            for model in (Event, Note, Refusal, Seat):
                 s.execute(delete(model).where(model.table_id.in_(ids)))
             s.execute(delete(GameTable).where(GameTable.id.in_(ids), GameTable.facilitator_id == None))  # noqa: E711
             s.commit()

@@ -23,6 +23,8 @@ class Facilitator(SQLModel, table=True):
     name: str = Field(index=True, unique=True, max_length=40)
     password_hash: str
     created_at: datetime = Field(default_factory=utcnow)
+    # The paper size of this teacher's printed reports: "a4" or "letter" (chosen on the dashboard).
+    paper: str = Field(default="a4", max_length=8, sa_column_kwargs={"server_default": "a4"})
 
 
 class ApiToken(SQLModel, table=True):
@@ -129,6 +131,19 @@ class Note(SQLModel, table=True):
     game_version: str
     author: str = Field(max_length=40)
     text: str = Field(sa_column=Column(Text, nullable=False))
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Refusal(SQLModel, table=True):
+    """A move the game refused (an illegal action, not your turn...): where players got
+    confused, for the playtest report. A stale move is not a refusal (the phone retries)."""
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    table_id: int = Field(foreign_key="game_table.id", index=True)
+    version: int
+    actor: str = Field(max_length=40)
+    action_type: str = Field(max_length=40)
+    code: str = Field(max_length=40)
     at: datetime = Field(default_factory=utcnow)
 
 

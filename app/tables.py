@@ -36,7 +36,7 @@ from sqlmodel import Session, select
 
 from app import engines
 from app.engines.contract import IllegalAction, entry_visible, join_names, strip_label
-from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
+from app.models import ClassSession, Event, GameTable, Note, Refusal, Seat, utcnow
 from app.wire import dumps_compact
 from app.security import InputError, clean_name, clean_note, has_nul, hash_token, name_key, new_code, new_token
 
@@ -499,7 +499,34 @@ class TableService:
     def act(self, code: str, seat: int, version, action) -> Outcome:
         """One action from a seat (the lobby's `start` included)."""
         action = self._checked_action(action, version)
-        return self._with_live(code, lambda live: self._act(live, seat, version, action))
+        try:
+            return self._with_live(code, lambda live: self._act(live, seat, version, action))
+        except ServiceError as exc:
+            self._refused(code, actor_name(seat), action, exc)
+            raise
+
+    # Refusals worth a line in the playtest report: the rules said no. A stale move (the
+    # phone retries), a bad request or a busy table is not the players' confusion.
+    NOT_REFUSALS = frozenset({"stale", "bad_request", "rate_limited", "unknown_table", "forbidden", "not_joined",
+                              "game_over"})
+
+    def _refused(self, code: str, actor: str, action: dict, exc: ServiceError) -> None:
+        """Record a refused move (one small insert; refusals are rare next to moves)."""
+        if exc.code in self.NOT_REFUSALS:
+            return
+        try:
+            with self._session() as s:
+                table = self._table(s, code)
+                s.add(Refusal(table_id=table.id, version=table.version, actor=actor[:40],
+                              action_type=str(action.get("type", ""))[:40], code=str(exc.code)[:40]))
+                s.commit()
+        except Exception:  # noqa: BLE001 - a report's statistic must never fail a move
+            pass
+
+    def refusals(self, code: str) -> list[Refusal]:
+        with self._session() as s:
+            table = self._table(s, code)
+            return list(s.exec(select(Refusal).where(Refusal.table_id == table.id).order_by(Refusal.id)).all())
 
     def act_as(self, token_hash: str, version, action) -> Outcome:
         """`act` for the connection holding this seat's token."""
@@ -517,6 +544,10 @@ class TableService:
                 return self._with_live(ref.table, attempt)
             except _Lost:
                 self._by_token.pop(token_hash, None)
+            except ServiceError as exc:
+                self._refused(ref.table, actor_name(ref.seat) if _is_int(getattr(ref, "seat", None)) else "seat",
+                              action, exc)
+                raise
         raise ServiceError("forbidden", "Your seat changed meanwhile; reload the page.")
 
     @staticmethod

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 
-from flask import Blueprint, Response, current_app, g, jsonify, request, url_for
+from flask import Blueprint, current_app, g, jsonify, request, url_for
 
 from app import engines
 from app.netaddr import join_url
@@ -93,22 +93,5 @@ def get_table(code):
     return jsonify(tables.summary(code))
 
 
-@bp.get("/tables/<code>/log.json")
-@token_required
-def table_log(code):
-    tables = current_app.extensions["tables"]
-    tables.owned(code, g.facilitator.id)
-    return jsonify(tables.log_json(code))
-
-
-@bp.get("/tables/<code>/debrief.pdf")
-@token_required
-def table_debrief(code):
-    tables = current_app.extensions["tables"]
-    tables.owned(code, g.facilitator.id)
-    from app.reports import debrief_pdf
-    return Response(debrief_pdf(tables, code), mimetype="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}.pdf"'})
-
-
 from app.api import classes as _classes  # noqa: E402,F401  (class-session endpoints on this blueprint)
+from app.api import reports as _reports  # noqa: E402,F401  (debriefs, playtest reports and exports)

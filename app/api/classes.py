@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hmac
 
-from flask import Response, current_app, g, jsonify, request, session, url_for
+from flask import current_app, g, jsonify, request, session, url_for
 
 from app.api import _body, bp
 from app.netaddr import join_url
@@ -164,13 +164,3 @@ def message_class(code):
     text = _classes().clean_message(body.get("text"))
     sent = current_app.extensions["notifier"].message(klass.code, text)
     return jsonify({"ok": True, "text": text, "sent": sent})
-
-
-@bp.get("/classes/<code>/debrief.pdf")
-@facilitator_required
-def class_debrief(code):
-    klass = _owned(code)
-    from app.reports.classes import class_debrief_pdf
-    pdf = class_debrief_pdf(_classes(), current_app.extensions["tables"], klass.code)
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="class-debrief-{klass.code}.pdf"'})

@@ -82,3 +82,20 @@ def options_for(key: str, given: dict | None) -> dict:
             raise IllegalAction("bad_request", f"Unknown preset {name!r}; choose one of {sorted(game.presets)}.")
         given = {**game.presets[name], **given}
     return resolve_options(list(game.options), given)
+
+
+def report_hook(key: str):
+    """The game's report hook: GameSpec.report, else a `report` function in the
+    package's own `report` module (so a game adds its debrief section in one new
+    file), else None."""
+    module = get(key)
+    if module.GAME.report is not None:
+        return module.GAME.report
+    try:
+        sub = importlib.import_module(f"{module.__name__}.report")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{module.__name__}.report":
+            raise
+        return None
+    hook = getattr(sub, "report", None)
+    return hook if callable(hook) else None

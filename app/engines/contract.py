@@ -337,6 +337,9 @@ class GameSpec:
     figures: Callable | None = None
     key_moments: frozenset = frozenset({"start", "end", "game_over", "kick", "pause"})
     discussion: tuple = ()             # debrief discussion prompts
+    # report(ctx) -> the game's own debrief section (see REPORT below); None: the report
+    # shows the platform's generic parts only (or the package's `report` module, if any).
+    report: Callable | None = None
     # options(options, computer_seats) -> options: what a game changes when the platform
     # has seated computers before the start (a duel may pause before each computer move, say).
     computer_options: Callable | None = None
@@ -391,3 +394,25 @@ class GameSpec:
 
 
 REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")
+
+# The report hook (GameSpec.report, or a `report` function in the package's `report`
+# module): report(ctx) -> dict, every key optional. `ctx` is plain data:
+#   {"names": [name per seat], "computers": [seats], "options": {...}, "state": the final
+#    state or None, "result": result or None, "engine_version": str,
+#    "entries": [log entry + {"version", "at", "actor"}, ...] every entry, private ones
+#    included (a report is the teacher's), "events": [{"version", "kind", "actor", "action",
+#    "at"}]}
+# and it returns
+#   {"series": {"label": "Cards held", "unit": "cards", "points": [[version, [value per seat]], ...]},
+#    "moments": [{"version", "text"}],            the story in the teacher's words
+#    "learning": [{"question", "answer_given", "correct": bool, "answer", "explanation",
+#                  "seat", "topic"}],              trivia and the like
+#    "figures": {"columns": [label, ...], "rows": [{"seat", "values": [...]}]},   per student
+#    "votes": [{"seat", "title", "cards", "explanation", "up", "down", "decision",
+#               "decided_by", "hidden": bool, "version"}],   explanations the class judged
+#    "prompts": [text, ...],                      discussion prompts from what happened
+#    "cards": {card id: name} for the card ids its log entries carry (the playtest report
+#              groups notes by card),
+#    "counts": {label: n} notable events for the playtest report (sudden deaths, say)}
+# The hook must cope with log kinds it does not know (a newer engine adds some) and
+# with a game that never started (state None, no entries).

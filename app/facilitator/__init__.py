@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+from datetime import date, timedelta
 from pathlib import Path
 
 from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
@@ -151,7 +152,8 @@ def dashboard():
     classes = current_app.extensions["classes"].classes_of(g.facilitator.id)
     banks = current_app.extensions["banks"].banks_of(g.facilitator.id)
     return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
-                           classes=classes, banks=banks)
+                           classes=classes, banks=banks, today=date.today().isoformat(),
+                           month_ago=(date.today() - timedelta(days=30)).isoformat())
 
 
 @bp.post("/tables")
@@ -216,8 +218,24 @@ def debrief(code):
     except ServiceError:
         abort(404)
     from app.reports import debrief_pdf
-    return Response(debrief_pdf(tables, code), mimetype="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}.pdf"'})
+    student = request.args.get("version") == "student"
+    paper = request.args.get("paper") if request.args.get("paper") in ("a4", "letter") else g.facilitator.paper
+    return Response(debrief_pdf(tables, code, student=student, paper=paper), mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}'
+                                                    f'{"-student" if student else ""}.pdf"'})
+
+
+@bp.post("/preferences")
+@login_required
+def preferences():
+    """The teacher's paper size for printed reports, remembered for next time."""
+    try:
+        current_app.extensions["accounts"].set_paper(g.facilitator.id, request.form.get("paper", ""))
+    except AccountError as exc:
+        flash(str(exc))
+    else:
+        flash("Reports will be printed on " + ("US Letter." if request.form.get("paper") == "letter" else "A4."))
+    return redirect(url_for("facilitator.dashboard") + "#reports-title")
 
 
 from app.facilitator import classes as _classes  # noqa: E402,F401  (class-session pages on this blueprint)

@@ -5,6 +5,7 @@ from .content import DATA_VERSIONS
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, view)
 from .figures import figures
+from .report import report
 from .gallery import gallery
 from .rulings import RULINGS, RULINGS_VERSION
 
@@ -24,6 +25,7 @@ GAME = GameSpec(
     data_versions={"rulings.json": RULINGS_VERSION, **DATA_VERSIONS},
     rulings=tuple(RULINGS),
     figures=figures,
+    report=report,
     key_moments=frozenset({"start", "kick", "pause", "lock", "end", "game_over", "challenge", "success",
                            "failure", "donate", "play", "degrader", "sue", "upgrade"}),
     discussion=(

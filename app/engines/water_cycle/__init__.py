@@ -5,6 +5,7 @@ from .content import DATA_VERSIONS
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, view)
 from .figures import figures
+from .report import report
 from .rulings import RULINGS, RULINGS_VERSION
 from .trivia import CSV_COLUMNS_HELP, CSV_MAX_CHARS, parse_csv
 
@@ -24,6 +25,7 @@ GAME = GameSpec(
     data_versions={"rulings.json": RULINGS_VERSION, **DATA_VERSIONS},
     rulings=tuple(RULINGS),
     figures=figures,
+    report=report,
     # Worth a line in a debrief: the platform's own events and the game's big moments.
     key_moments=frozenset({"start", "kick", "pause", "lock", "end", "game_over", "crisis", "explain",
                            "tally", "moderation", "crisis_passed", "crisis_failed", "collapse", "defused",

@@ -5,6 +5,7 @@ from .content import DATA_VERSIONS
 from .engine import (BLURB, computer_options, EXPIRY_SECONDS, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, PRESETS, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, view)
 from .figures import figures
+from .report import report
 from .rulings import RULINGS, RULINGS_VERSION
 
 GAME = GameSpec(
@@ -24,6 +25,7 @@ GAME = GameSpec(
     data_versions={"rulings.json": RULINGS_VERSION, **DATA_VERSIONS},
     rulings=tuple(RULINGS),
     figures=figures,
+    report=report,
     key_moments=frozenset({"start", "kick", "pause", "end", "game_over", "initiative", "recruit", "returned",
                            "attack", "expired"}),
     discussion=(

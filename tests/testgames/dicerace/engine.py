@@ -567,6 +567,36 @@ GAME = GameSpec(
     key_moments=frozenset({"start", "end", "game_over", "kick", "pause", "vote_closed", "time_up",
                            "skip_vote", "bonus", "ruling"}),
     discussion=DISCUSSION,
+    report=lambda ctx: report(ctx),
     start_label="Start the race",
     ui=UI(),
 )
+
+
+def report(ctx: dict) -> dict:
+    """The debrief's Dice Race section (GameSpec.report): squares over rounds, the
+    checkpoint votes and the teacher's bonuses."""
+    names = list(ctx.get("names") or [])
+    n = len(names)
+    points, moments, votes, bonuses = [[0, [0] * n]] if n else [], [], [], [0] * n
+    for e in ctx.get("entries", []):
+        t, v = e.get("t"), e.get("version", 0)
+        if t == "round_over" and isinstance(e.get("positions"), list) and len(e["positions"]) == n:
+            points.append([v, list(e["positions"])])
+        elif t == "vote_closed":
+            moments.append({"version": v, "text": e.get("text", "")})
+            votes.append({"seat": None, "title": f"Checkpoint {e.get('checkpoint', '?')}: sprint or steady",
+                          "cards": [], "explanation": "", "up": e.get("sprint"), "down": e.get("steady"),
+                          "decision": e.get("decision", ""),
+                          "decided_by": {"everyone": "the class vote", "teacher": "the teacher closing the vote",
+                                         "clock": "the clock"}.get(e.get("closed_by"), "the class vote"),
+                          "hidden": False, "version": v})
+        elif t == "bonus" and isinstance(e.get("seat"), int) and 0 <= e["seat"] < n:
+            bonuses[e["seat"]] += 1
+            moments.append({"version": v, "text": e.get("text", "")})
+    last = points[-1][1] if points else []
+    figures = {"columns": ["Square", "Teacher bonuses"],
+               "rows": [{"seat": s, "values": [last[s] if s < len(last) else 0, bonuses[s]]} for s in range(n)]}
+    prompts = [f"The class voted {len(votes)} times. Which vote changed the race most?"] if votes else []
+    return {"series": {"label": "Square reached", "unit": "squares", "points": points}, "moments": moments,
+            "votes": votes, "figures": figures, "prompts": prompts}

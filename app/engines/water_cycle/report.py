@@ -1,0 +1,158 @@
+"""Water Cycle Challenge's section of the debrief (GameSpec.report; see contract.py).
+
+Everything comes from the log: trophies over time (trades, Boss hits, Collapses),
+every trivia question with the answer given and the explanation, every Crisis
+explanation with its cards, tally and teacher decision, and prompts built from
+what happened. Unknown log kinds are skipped.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import content
+
+
+def _question_bank(state) -> dict:
+    bank = (state or {}).get("custom_trivia") or content.QUESTIONS
+    return {q.get("id"): q for q in bank if isinstance(q, dict)}
+
+
+def _card(kind) -> str:
+    return content.CARD_NAMES.get(kind, str(kind).replace("_", " "))
+
+
+def _crisis_name(cid) -> str:
+    return content.CRISIS_BY_ID.get(cid, {}).get("name", str(cid).replace("_", " ").capitalize())
+
+
+def report(ctx: dict) -> dict:
+    names = list(ctx.get("names") or [])
+    n = len(names)
+    name = lambda s: names[s] if isinstance(s, int) and 0 <= s < n else "A player"  # noqa: E731
+    bank = _question_bank(ctx.get("state"))
+    actions = {ev["version"]: ev.get("action") or {} for ev in ctx.get("events", [])}
+    trophies = [0] * n
+    points = [[0, list(trophies)]] if n else []
+    moments, learning, votes = [], [], []
+    stats = {s: Counter() for s in range(n)}
+    open_vote = None
+    for e in ctx.get("entries", []):
+        t, seat, v = e.get("t"), e.get("seat"), e.get("version", 0)
+        ok_seat = isinstance(seat, int) and 0 <= seat < n
+        if t == "trade" and ok_seat:
+            trophies[seat] = int(e.get("trophies", trophies[seat] + 1))
+            stats[seat]["trades"] += 1
+        elif t == "boss_hit" and ok_seat:
+            trophies[seat] += 1
+            stats[seat]["boss_hits"] += 1
+            moments.append({"version": v, "text": f"{name(seat)} hit the Boss ({e.get('hp', '?')} HP left) "
+                                                  "and won a trophy."})
+        elif t == "boss_defeated" and ok_seat:
+            trophies[seat] += 1
+            moments.append({"version": v, "text": f"{name(seat)} defeated the Boss and took the "
+                                                  f"{e.get('cards', 0)} cards of the Bucket."})
+        elif t == "collapse_loss" and ok_seat:
+            trophies[seat] = max(0, trophies[seat] - int(e.get("trophies_lost", 0) or 0))
+            moments.append({"version": v, "text": f"{name(seat)} drew the Reservoir Collapse without an "
+                                                  f"Emergency Response and lost {e.get('trophies_lost', 0)} "
+                                                  "trophies and their hand."})
+        elif t == "defused" and ok_seat:
+            moments.append({"version": v, "text": f"{name(seat)} survived the Reservoir Collapse with an "
+                                                  "Emergency Response."})
+        elif t == "challenge" and ok_seat:
+            stats[seat]["challenges"] += 1
+        elif t == "trivia" and ok_seat:
+            q = bank.get(e.get("question")) or {}
+            options = q.get("options") or []
+            choice, answer = e.get("choice"), q.get("answer")
+            pick = lambda i: (f"{'ABCD'[i]}: {options[i]}" if isinstance(i, int) and 0 <= i < len(options)  # noqa: E731
+                              else "—")
+            correct = bool(e.get("correct"))
+            stats[seat]["right" if correct else "wrong"] += 1
+            moments.append({"version": v, "text": f"{name(seat)} challenged the Boss and answered "
+                                                  f"“{q.get('question') or 'a question'}” "
+                                                  + ("right." if correct else f"wrong (the answer is {pick(answer)}).")})
+            learning.append({"question": q.get("question") or e.get("text", ""), "answer_given": pick(choice),
+                             "correct": correct, "answer": pick(answer), "explanation": q.get("explanation", ""),
+                             "seat": seat, "topic": q.get("topic") or "", "version": v,
+                             "id": e.get("question")})
+        elif t == "crisis" and ok_seat:
+            open_vote = {"seat": seat, "title": _crisis_name(e.get("crisis")), "cards": [], "explanation": "",
+                         "up": None, "down": None, "decision": "", "decided_by": "", "hidden": False,
+                         "version": v, "reason": ""}
+            stats[seat]["crises"] += 1
+        elif t == "explain" and open_vote is not None:
+            open_vote["cards"] = [_card(c) for c in e.get("cards", [])]
+            text = actions.get(v, {}).get("text")
+            open_vote["explanation"] = " ".join(str(text).split()) if isinstance(text, str) else ""
+        elif t == "tally" and open_vote is not None:
+            open_vote["up"], open_vote["down"] = e.get("up"), e.get("down")
+        elif t == "moderation" and open_vote is not None:
+            decision = e.get("decision")
+            if decision in ("accept", "reject"):
+                open_vote["decided_by"] = "the teacher"
+                open_vote["reason"] = e.get("reason") or ""
+            elif decision in ("hide", "show"):
+                open_vote["hidden"] = decision == "hide"
+        elif t in ("crisis_passed", "crisis_failed") and open_vote is not None:
+            passed = t == "crisis_passed"
+            open_vote["decision"] = "accepted" if passed else "rejected"
+            if not open_vote["decided_by"]:
+                if open_vote["up"] is not None:
+                    open_vote["decided_by"] = "the class vote"
+                elif not passed:   # nobody judged it: the player gave up (or had no cards)
+                    open_vote["decision"], open_vote["decided_by"] = "given up", "the player"
+            if passed and ok_seat:
+                stats[seat]["crises_passed"] += 1
+            who = name(open_vote["seat"])
+            spent = ", ".join(open_vote["cards"]) or "no cards"
+            tally = (f" (vote {open_vote['up']} up, {open_vote['down']} down)" if open_vote["up"] is not None
+                     else "")
+            moments.append({"version": v, "text": f"Crisis {open_vote['title']}: {who} answered with {spent}; "
+                                                  f"{open_vote['decision']} by {open_vote['decided_by']}{tally}."})
+            votes.append(open_vote)
+            open_vote = None
+        elif t == "game_over":
+            moments.append({"version": v, "text": e.get("text", "The game ended.")})
+        else:
+            continue
+        if t in ("trade", "boss_hit", "boss_defeated", "collapse_loss"):
+            points.append([v, list(trophies)])
+    if n and points and points[-1][1] != trophies:
+        points.append([points[-1][0], list(trophies)])
+    figures = {"columns": ["Trophies", "Trivia right", "Trivia asked", "Crises answered", "Crises passed",
+                           "Boss hits"],
+               "rows": [{"seat": s, "values": [trophies[s], stats[s]["right"], stats[s]["right"] + stats[s]["wrong"],
+                                               stats[s]["crises"], stats[s]["crises_passed"], stats[s]["boss_hits"]]}
+                        for s in range(n)]}
+    cards = {e["card"]: _card(e["card"]) for e in ctx.get("entries", []) if isinstance(e.get("card"), str)}
+    counts = Counter({"Crises answered": len(votes), "Boss defeats": sum(
+        1 for e in ctx.get("entries", []) if e.get("t") == "boss_defeated")})
+    return {"series": {"label": "Trophies", "unit": "trophies", "points": points}, "moments": moments,
+            "learning": learning, "figures": figures, "votes": votes, "prompts": _prompts(learning, votes, name),
+            "cards": cards, "counts": dict(counts)}
+
+
+def _prompts(learning: list, votes: list, name) -> list[str]:
+    out = []
+    missed = [q for q in learning if not q["correct"]]
+    if missed:
+        q = missed[0]
+        out.append(f"“{q['question']}” was answered {q['answer_given']}; the answer is {q['answer']}. "
+                   "Why might that answer have seemed right?")
+    rejected = [v for v in votes if v["decision"] == "rejected" and v["explanation"]]
+    if rejected:
+        v = rejected[0]
+        out.append(f"{name(v['seat'])}'s explanation for {v['title']} was rejected by {v['decided_by']}. "
+                   "What would have made it convincing?")
+    accepted = [v for v in votes if v["decision"] == "accepted"]
+    if accepted:
+        v = max(accepted, key=lambda v: len(v["cards"]))
+        out.append(f"{name(v['seat'])} answered {v['title']} with {', '.join(v['cards'])}. "
+                   "How does each card help in a real city?")
+    topics = Counter(q["topic"] for q in missed if q["topic"])
+    if topics:
+        topic, count = topics.most_common(1)[0]
+        out.append(f"{count} trivia question{'s' if count > 1 else ''} on {topic} went wrong. "
+                   "What do we still need to find out about it?")
+    return out

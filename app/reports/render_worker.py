@@ -1,0 +1,79 @@
+"""HTML -> PDF, in a process of its own when the server runs under eventlet.
+
+`render_pdf` (app/reports/__init__.py) runs this file as a script and sends it one
+JSON object on stdin: {"htmls": [html, tighter html, ...], "font_dir", "max_pages"};
+the PDF comes back on stdout. A separate process shares no lock with the event loop
+(WeasyPrint in an eventlet worker thread deadlocked two reports rendered at once on
+eventlet's green locks) and never holds the loop's interpreter. Without eventlet
+(tests, scripts) `render` runs in-process.
+
+Only the standard library, WeasyPrint and fontTools are imported: no app start-up.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+_INVISIBLE = {0xFE0E, 0xFE0F, 0x200D}   # variation selectors and the zero-width joiner of emoji sequences
+_covered: dict[str, set[int]] = {}
+
+
+def covered(font_dir: str) -> set[int]:
+    """The characters the shipped font draws, bar the supplementary planes' emoji: even
+    where DejaVu has a glyph, the text shaper looks for a colour emoji font first and
+    falls back to a system font."""
+    if font_dir not in _covered:
+        from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
+
+        cmap = TTFont(str(Path(font_dir) / "DejaVuSans.ttf")).getBestCmap()
+        _covered[font_dir] = {c for c in cmap if c < 0x1F000}
+    return _covered[font_dir]
+
+
+def printable(html: str, font_dir: str) -> str:
+    """Characters the shipped font cannot draw (most emoji) would print as empty boxes:
+    each becomes its name in brackets ("[game die]"), so a student called by emoji is
+    still recognisable on paper and the whole sheet keeps one font."""
+    known = covered(font_dir)
+    if all(ord(ch) < 0x2000 or ord(ch) in known for ch in html):
+        return html
+    out = []
+    for ch in html:
+        code = ord(ch)
+        if code < 0x2000 or code in known:
+            out.append(ch)
+        elif code not in _INVISIBLE:
+            out.append("[" + unicodedata.name(ch, f"U+{code:04X}").lower() + "]")
+    return "".join(out)
+
+
+def render(htmls: list[str], font_dir: str, max_pages: int = 0) -> bytes:
+    """The first HTML as a PDF; while it runs past `max_pages`, the next (tighter) one."""
+    from weasyprint import HTML  # slow to import: only when a report is made
+
+    options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF, where the installed WeasyPrint knows the variant
+    document = None
+    for i, html in enumerate(htmls):
+        source = HTML(string=printable(html, font_dir))
+        try:
+            document = source.render(**options)
+        except (KeyError, TypeError, ValueError):
+            options = {}
+            document = source.render()
+        if not max_pages or len(document.pages) <= max_pages or i == len(htmls) - 1:
+            break
+    return document.write_pdf(**options)
+
+
+def main() -> int:
+    job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    pdf = render(job["htmls"], job["font_dir"], int(job.get("max_pages") or 0))
+    sys.stdout.buffer.write(pdf)
+    sys.stdout.buffer.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

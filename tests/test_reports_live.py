@@ -1,0 +1,106 @@
+"""Rendering a report never blocks play: on the real server (eventlet), a Socket.IO move
+made while two big class debriefs render (WeasyPrint in worker processes) is answered
+while the render is still running,
+about as fast as without it. Timings are printed (run with -s); the assertions are
+generous: moves must complete during the render, each well within a second or two."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import requests
+
+from conftest import make_app
+from live import LivePhone, LiveServer
+from report_seed import play
+
+pytestmark = pytest.mark.live
+
+TABLES = 60          # a class of 120 students at tables of two, each game well under way
+
+
+def seed_big_class(server: LiveServer) -> str:
+    server.instance.mkdir(parents=True, exist_ok=True)
+    app = make_app(server.instance, DATABASE_URL=server.env["DATABASE_URL"])
+    try:
+        fac = app.extensions["accounts"].add("teacher", "live-password-1")
+        classes, tables = app.extensions["classes"], app.extensions["tables"]
+        klass = classes.create(fac.id, "war", {}, 2, True)
+        for i in range(TABLES * 2):
+            classes.join_any(klass.code, f"Student {i + 1}")
+        classes.start(fac.id, klass.code)
+        for n, t in enumerate(classes.summary(klass.code)["tables"]):
+            play(tables, fac.id, "war", [], code=t["code"], moves=120, seed=n,
+                 notes=(("Ana", f"A note at table {n + 1}."),))
+        return klass.code
+    finally:
+        app.extensions["notifier"].scheduler.stop()
+        app.extensions["db"].dispose()
+
+
+def move_latency(phones) -> float:
+    """One reveal (by whichever phone may move), timed from send to acknowledgement."""
+    for _ in range(200):
+        for phone in phones:
+            if phone.can("reveal"):
+                began = time.perf_counter()
+                ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "reveal"}})
+                took = time.perf_counter() - began
+                if ack["ok"]:
+                    return took
+        time.sleep(0.01)
+    raise AssertionError("no move was possible")
+
+
+def test_a_move_during_a_big_class_report_is_answered_while_it_renders(tmp_path):
+    server = LiveServer(tmp_path)
+    class_code = seed_big_class(server)
+    server.start()
+    phones = []
+    try:
+        token = server.api_token()
+        code = server.create_table(token)
+        phones = [LivePhone(server.url) for _ in range(2)]
+        for phone, name in zip(phones, ["Ana", "Ben"]):
+            phone.join(code, name)
+        phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"])
+        assert phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})["ok"]
+        for phone in phones:
+            phone.wait_for(lambda v: v["status"] == "playing")
+        quiet = [move_latency(phones) for _ in range(10)]
+
+        done, student = {}, {}
+
+        def report(into, suffix=""):
+            began = time.perf_counter()
+            response = requests.get(f"{server.url}/api/classes/{class_code}/debrief.pdf{suffix}",
+                                    headers={"Authorization": f"Bearer {token}"}, timeout=600)
+            into.update(status=response.status_code, size=len(response.content), seconds=time.perf_counter() - began)
+
+        # Two reports at once (a teacher's and the student version): two worker processes render side by side.
+        worker = threading.Thread(target=report, args=(done,))
+        second = threading.Thread(target=report, args=(student, "?version=student"))
+        worker.start()
+        second.start()
+        time.sleep(0.3)  # the requests are in: gathering the tables, then rendering
+        during = []
+        while worker.is_alive() and len(during) < 200:
+            took = move_latency(phones)
+            if worker.is_alive():       # answered while the report was still being made
+                during.append(took)
+        worker.join(timeout=600)
+        second.join(timeout=600)
+        assert done.get("status") == 200 and done["size"] > 10_000, done
+        assert student.get("status") == 200 and student["size"] > 10_000, student
+        print(f"\nclass report of {TABLES} tables: {done['seconds']:.1f} s, {done['size'] // 1024} KiB; "
+              f"move ack without a report: median {sorted(quiet)[len(quiet) // 2] * 1000:.0f} ms, "
+              f"max {max(quiet) * 1000:.0f} ms; during it: {len(during)} moves, "
+              f"median {sorted(during)[len(during) // 2] * 1000 if during else 0:.0f} ms, "
+              f"max {max(during, default=0) * 1000:.0f} ms")
+        assert len(during) >= 5, f"only {len(during)} moves were answered during a {done['seconds']:.1f} s report"
+        assert max(during) < max(2.0, 20 * max(quiet)), (quiet, during)
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
