@@ -5,6 +5,7 @@ from .control import computer_options
 from .engine import (BLURB, KEY, MAX_SEATS, MIN_SEATS, OPTIONS, RUN_MODES, TITLE, VERSION, actions, apply, bot,
                      finish, new, result, timers, upgrade, view)
 from .figures import figures
+from .report import report
 from .powers import VERSION as POWERS_VERSION
 from .rulings import RULINGS, RULINGS_VERSION
 from .runs import RUNS_VERSION
@@ -45,6 +46,7 @@ GAME = GameSpec(
     data_versions={"rulings.json": RULINGS_VERSION, "runs.json": RUNS_VERSION, "powers.json": POWERS_VERSION},
     rulings=tuple(RULINGS),
     figures=figures,
+    report=report,
     # Log kinds worth a line in a debrief: the platform's own (start, kick,
     # pause, lock, end) and War's wars, knock-outs, carried pots, shuffles,
     # sudden death, the clock running out, a match target reached and the end;
