@@ -670,3 +670,22 @@ def test_class_overview_figures_show_chips_and_who_bets():
     assert [s["label"] for s in fig["scores"]] == ["5 cards · 90 chips", "5 cards · 90 chips"]
     state, _ = act(state, (0, CHECK), (1, CHECK))
     assert overview(state)["turn"]["text"] == "Waiting for Ana and Ben to reveal"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_debrief_rebuilds_every_players_chips_from_the_public_log(seed):
+    # The report's chips chart (war/report.py) reads only public log entries; at the
+    # end it must agree with the engine's own bankrolls.
+    from app.engines.war.report import _chips
+    n = 2 + seed % 4
+    mode = ("wager", "power_wager")[seed % 2]
+    state = war.new({"mode": mode, "computer_level": "hard", "length": "first_to_40_cards"}, NAMES[:n], seed)
+    rng, entries = random.Random(seed), []
+    while war.result(state) is None and len(entries) < 60_000:
+        seat, choice = next((p, c) for p in range(n) if war.actions(state, p)
+                            for c in [war.bot(war.view(state, p), war.actions(state, p), rng)] if c)
+        state, log = war.apply(state, seat, plain([choice])[0])
+        entries += [e for e in log if "visible_to" not in e]
+    assert war.result(state) is not None
+    series, _ = _chips({"names": NAMES[:n], "entries": entries, "state": state}, n)
+    assert series["points"][-1][1] == state["wager"]["chips"]

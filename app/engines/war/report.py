@@ -1,5 +1,6 @@
-"""War's section of the debrief: cards held over battles, wars, knock-outs, carried
-pots, shuffles, sudden death and the clock, per-player figures and prompts.
+"""War's section of the debrief: cards held over battles (chips in a Wager Battle),
+wars, knock-outs, carried pots, shuffles, sudden death and the clock, the powers
+each player used in Power War, per-player figures and prompts.
 
 Found by the registry as the package's `report` module (app.engines.report_hook);
 GameSpec(report=...) may name it explicitly. Robust to log kinds it does not know
@@ -8,6 +9,9 @@ GameSpec(report=...) may name it explicitly. Robust to log kinds it does not kno
 from __future__ import annotations
 
 from collections import Counter
+
+from .powers import POWERS
+from .wager import ANTE
 
 KNOWN = {"reveal", "win", "war", "tie", "out", "carry", "shuffle", "sudden_death", "time_up", "target",
          "game_over", "autoplay", "ruling", "start", "end", "kick", "pause", "resume", "lock", "unlock", "move",
@@ -23,6 +27,79 @@ def _start_counts(ctx: dict, n: int) -> list[int]:
         total = 52
     total = total or 52
     return [total // n + (1 if s < total % n else 0) for s in range(n)] if n else []
+
+
+def _options(ctx: dict) -> dict:
+    state = ctx.get("state")
+    options = state.get("options") if isinstance(state, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def _chips(ctx: dict, n: int) -> tuple[dict, list[str]]:
+    """A Wager Battle's chips per seat over the game, rebuilt from the public log:
+    antes, calls and raises paid in, chip pots taken, a bankrupt player's last chips.
+    Returns the series and the prompts it suggests."""
+    bankroll = _options(ctx).get("bankroll", 100)
+    bankroll = bankroll if isinstance(bankroll, int) else 100
+    # The first battle's ante is paid as the cards are dealt, before any log line.
+    chips = [bankroll - ANTE if bankroll >= ANTE else bankroll] * n
+    points, raises, folds, last_battle = [[0, list(chips)]], Counter(), Counter(), None
+    for e in ctx.get("entries", []):
+        t, seat, amount = e.get("t"), e.get("seat"), e.get("amount")
+        amount = amount if isinstance(amount, int) else 0
+        ok = isinstance(seat, int) and 0 <= seat < n
+        if t == "ante":
+            for s in e.get("seats") or []:
+                if isinstance(s, int) and 0 <= s < n:
+                    chips[s] = max(0, chips[s] - amount)
+        elif t == "bet" and ok and e.get("move") in ("call", "raise"):
+            chips[seat] = max(0, chips[seat] - amount)
+            raises[seat] += e.get("move") == "raise"
+        elif t == "bet" and ok and e.get("move") == "fold":
+            folds[seat] += 1
+        elif t == "chips" and ok:
+            chips[seat] += amount
+            if e.get("battle") != last_battle:
+                last_battle = e.get("battle")
+                points.append([e.get("version", 0), list(chips)])
+        elif t == "out" and ok and "bankrupt" in (e.get("text") or ""):
+            chips[seat] = 0
+    result = ctx.get("result") or {}
+    scores = result.get("scores")
+    if isinstance(scores, list) and len(scores) == n and ctx.get("entries") and points[-1][1] != scores:
+        points.append([ctx["entries"][-1].get("version", 0), list(scores)])
+    prompts = []
+    if sum(raises.values()):
+        prompts.append("Some players raised during wars. When was raising worth the risk, and what did a raise "
+                       "tell the others about the raiser's cards? (Remember: the chips are pretend.)")
+    if sum(folds.values()):
+        prompts.append("Folding gives up the cards already in the pot. When is it wiser to fold than to call?")
+    return {"label": "Chips", "unit": "chips", "points": points}, prompts
+
+
+def _powers(ctx: dict, n: int) -> tuple[list[str], list[str]]:
+    """Power War: each player's resolved powers (named, most used first) and prompts."""
+    used = {s: Counter() for s in range(n)}
+    canceled = 0
+    for e in ctx.get("entries", []):
+        if e.get("t") != "power" or "visible_to" in e:
+            continue
+        if e.get("power") == "counter" and "aim" in e:
+            canceled += 1
+        for item in e.get("used") or []:
+            if isinstance(item, dict) and isinstance(item.get("seat"), int) and 0 <= item["seat"] < n:
+                pid = item.get("power")
+                used[item["seat"]][(POWERS.get(pid) or {}).get("name", str(pid))] += 1
+    cells = [", ".join(f"{name} ×{count}" if count > 1 else name for name, count in used[s].most_common(3)) or "none"
+             for s in range(n)]
+    prompts = []
+    if any(used[s] for s in range(n)):
+        prompts.append("Which power made the biggest difference in our game? Was it the power itself or the moment "
+                       "it was used?")
+    if canceled:
+        prompts.append("A Counter cancelled a power. How did knowing that Counters exist change the way people "
+                       "used their energy?")
+    return cells, prompts
 
 
 def report(ctx: dict) -> dict:
@@ -71,7 +148,8 @@ def report(ctx: dict) -> dict:
             other[t] += 1
     result = ctx.get("result") or {}
     scores = result.get("scores")
-    if isinstance(scores, list) and len(scores) == n and all(isinstance(x, int) for x in scores):
+    chip_scores = _options(ctx).get("mode") in ("wager", "power_wager")
+    if isinstance(scores, list) and len(scores) == n and all(isinstance(x, int) for x in scores) and not chip_scores:
         if points and points[-1][1] != scores and ctx.get("entries"):
             points.append([ctx["entries"][-1].get("version", 0), list(scores)])
     figures = {"columns": ["Battles won", "Wars fought", "Cards at the end"],
@@ -99,6 +177,19 @@ def report(ctx: dict) -> dict:
         moments.append({"version": points[-1][0] if points else 0,
                         "text": f"In all: {battles} battles and {other['wars']} wars."})
     extra = {k: c for k, c in other.items() if k not in ("sudden_death", "shuffle", "carry", "wars")}
-    return {"series": {"label": "Cards held", "unit": "cards", "points": points}, "moments": moments,
+    series = {"label": "Cards held", "unit": "cards", "points": points}
+    mode = _options(ctx).get("mode")
+    if mode in ("wager", "power_wager") and n:
+        # The result's scores are chips: the cards column shows the cards the race reached.
+        series, more = _chips(ctx, n)
+        prompts += more
+        figures["columns"] = ["Battles won", "Wars fought", "Chips at the end"]
+    if mode in ("power", "power_wager") and n:
+        cells, more = _powers(ctx, n)
+        prompts += more
+        figures["columns"].append("Powers used")
+        for row, cell in zip(figures["rows"], cells):
+            row["values"].append(cell)
+    return {"series": series, "moments": moments,
             "figures": figures, "prompts": prompts,
             "counts": {k.replace("_", " ").capitalize(): c for k, c in other.items()}, "unknown_kinds": extra}
