@@ -32,8 +32,12 @@ def rulings(entries: list[dict]) -> list[str]:
 def play_table(state: dict) -> tuple[dict, list[dict]]:
     """Reveal until the current table is over; returns the state and every log entry."""
     entries = []
+    rng = random.Random(0)
     while state["status"] == "playing" and state["run"]["phase"] == "match":
-        state, more = war.apply(state, 0, REVEAL)
+        listed = war.actions(state, 0)
+        move = REVEAL if REVEAL in [strip_label(a) for a in listed] else \
+            strip_label(war.bot(war.view(state, 0), listed, rng))   # a loadout, a bet, a counter window
+        state, more = war.apply(state, 0, move)
         entries += more
     return state, entries
 
@@ -62,7 +66,7 @@ def first_seed(kind: str, outcomes: list[bool], start: int = 0) -> int:
 
 def test_the_data_file_loads_and_describes_both_runs():
     data = R.RUNS
-    assert data["version"] == "war-runs-1" == war.GAME.data_versions["runs.json"]
+    assert data["version"] == "war-runs-2" == war.GAME.data_versions["runs.json"]
     assert len(data["tournament"]["stages"]) == 4
     survival = data["survival"]["stages"]
     assert len(survival) >= 4
@@ -76,8 +80,15 @@ def test_the_data_file_loads_and_describes_both_runs():
         got = set(run["powers"]) | {p for st in run["stages"] for p in st["unlocks"]["powers"]}
         assert got == set(R.POWER_IDS), kind
         for st in run["stages"]:
-            assert st["mode"] == "classic"          # power and wager stages once those modes exist
             assert E.LENGTHS[st["length"]] == ("cards", 30)   # short enough for a lesson
+    # The runs use the modes: a Tournament climbs through every mode, a Survival run
+    # starts plain and ends with powers and chips, more opponent powers as it goes.
+    assert [st["mode"] for st in data["tournament"]["stages"]] == ["classic", "power", "wager", "power_wager"]
+    modes = [st["mode"] for st in survival]
+    assert modes[:2] == ["classic", "classic"] and modes[-1] == "power_wager"
+    assert set(modes[2:]) <= {"power", "power_wager"}
+    powered = [len(st["opponent_powers"]) for st in survival if st["mode"] != "classic"]
+    assert powered == sorted(powered) and powered[0] < powered[-1]
 
 
 def broken(tmp_path: Path, change) -> Path:
