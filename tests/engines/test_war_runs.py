@@ -300,6 +300,125 @@ def test_auto_play_carries_to_the_next_table_and_its_timers_are_the_runs():
 
 
 # --------------------------------------------------------------------------
+# Power and wager tables inside a run
+
+def at_stage(kind: str, stage: int, seed: int = 5, **run) -> dict:
+    """A fresh run moved to `stage` (between tables), with `run` fields changed."""
+    s = war.new({"mode": kind}, ["Ana"], seed)
+    s["run"].update(stage=stage, cleared=stage, **run)
+    return s
+
+
+def test_a_power_stage_plays_with_the_unlocked_loadout():
+    s = at_stage("tournament", 1, powers=["boost", "shield", "scout", "recovery", "drain"])
+    s, log = war.apply(s, 0, ENTER)
+    match = s["match"]
+    assert match["options"]["mode"] == "power" and match["powers"]["phase"] == "loadout"
+    assert "war.run_powers" in rulings(log)
+    # Both opponents (standard: up to 4 powers) loaded only their table's powers.
+    assert match["powers"]["ready"] == [False, True, True]
+    assert match["powers"]["loadout"][1:] == [["shield", "boost"], ["shield", "boost"]]
+    listed = war.actions(s, 0)
+    picks = [a for a in listed if a["type"] == "loadout"]
+    named = {p for a in picks for p in a["powers"]}
+    assert named == {"boost", "shield", "scout", "recovery", "drain"}
+    assert {"type": "loadout", "powers": ["shield", "boost", "recovery", "drain", "scout"], "ready": True,
+            "label": "Ready with Shield, Boost, Recovery, Drain, Scout"} in picks
+    assert war.view(s, 0)["private"]["powers"]["pool"] == ["shield", "recovery", "boost", "drain", "scout"]
+    with pytest.raises(IllegalAction):
+        war.apply(s, 0, {"type": "loadout", "powers": ["boost", "counter"], "ready": True})
+    s, _ = war.apply(s, 0, {"type": "loadout", "powers": ["boost", "drain"], "ready": True})
+    assert s["match"]["powers"]["phase"] == "play" and s["match"]["powers"]["loadout"][0] == ["boost", "drain"]
+    used = {a["power"] for a in war.actions(s, 0) if a["type"] == "activate"}
+    assert used and used <= {"boost", "drain"}
+    s, _ = play_table(s)
+    assert s["run"]["phase"] in ("between", "over") and s["run"]["history"][-1]["mode"] == "power"
+
+
+def test_auto_play_at_a_power_table_takes_a_loadout_from_the_unlocked_powers():
+    s = at_stage("survival", 2, powers=["boost", "shield"], autoplay=4)
+    s, _ = war.apply(s, 0, ENTER)
+    pw = s["match"]["powers"]
+    assert pw["phase"] == "play" and pw["loadout"][0] == ["shield", "boost"]
+    assert all(set(lo) <= {"boost", "shield"} for lo in pw["loadout"][1:])
+
+
+def test_counters_against_a_locked_power_stay_on_offer(monkeypatch):
+    """Counter names the opponent's power; the player need not have unlocked it."""
+    def swapper(view, listed, rng):
+        swap = [a for a in listed if a["type"] == "activate" and a["power"] == "swap"]
+        return swap[0] if swap else E.bot(view, listed, rng)
+
+    monkeypatch.setattr(R, "_bot", swapper)
+    monkeypatch.setitem(R.RUNS["tournament"]["stages"][1], "opponent_powers", ["swap"])
+    s = at_stage("tournament", 1, powers=["counter", "shield"])
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, {"type": "loadout", "powers": ["counter"], "ready": True})
+    seen = 0
+    while s["run"]["phase"] == "match" and seen < 3:
+        listed = war.actions(s, 0)
+        counters = [a for a in listed if a["type"] == "counter"]
+        assert counters == [a for a in E.actions(s["match"], 0) if a["type"] == "counter"]
+        if counters:
+            seen += 1
+            assert {a["power"] for a in counters} == {"swap"} and "swap" not in s["run"]["powers"]
+            s, log = war.apply(s, 0, strip_label(counters[0]))
+            assert any(e.get("power") == "counter" and e.get("aim") == "swap" for e in log)
+        else:
+            s, _ = war.apply(s, 0, REVEAL if REVEAL in [strip_label(a) for a in listed]
+                             else {"type": "resolve"})
+    assert seen, "no counter window opened"
+
+
+def test_a_wager_stage_plays_with_the_runs_chips_and_keeps_what_is_left():
+    s = at_stage("tournament", 2, chips=150)
+    assert war.view(s, 0)["public"]["run"]["needed"] == 70          # the entry and one ante
+    s, log = war.apply(s, 0, ENTER)
+    assert "war.run_wager_chips" in rulings(log)
+    w = s["match"]["wager"]
+    assert s["match"]["options"]["mode"] == "wager"
+    # 150 - 60 = 90 brought to the table; everyone has paid the first ante (the others start with 100).
+    assert w["chips"] == [80, 90, 90, 90] and w["pot"] == 40 and s["run"]["chips"] == 0
+    run = war.view(s, "board")["public"]["run"]
+    assert run["chips"] == 80 and run["at_table"] == 80
+    s, _ = play_table(s)
+    last = s["run"]["history"][-1]
+    assert last["mode"] == "wager" and last["kept"] == s["match"]["wager"]["chips"][0]
+    assert s["run"]["chips"] == last["kept"] + (150 if last["won"] else 0) == last["chips"]
+    assert war.result(s) is None or war.result(s)["scores"] == [s["run"]["chips"]]
+
+
+def test_a_wager_stage_needs_the_entry_and_one_ante():
+    s = at_stage("tournament", 2, chips=65)
+    assert [a["type"] for a in war.actions(s, 0)] == ["stop"]
+    assert war.view(s, 0)["prompt"]["text"] == "You cannot afford the next entry: stop the run"
+    with pytest.raises(IllegalAction, match="You need 70 chips"):
+        war.apply(s, 0, ENTER)
+
+
+def test_the_teacher_ending_a_wager_table_keeps_the_chips_on_it():
+    s = at_stage("tournament", 2, chips=150)
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, REVEAL)
+    on_table = s["match"]["wager"]["chips"][0]
+    s, _ = war.finish(s)
+    assert s["run"]["chips"] == on_table and war.result(s)["scores"] == [on_table]
+
+
+def test_the_end_of_a_run_is_summed_up_for_the_end_screen():
+    s = war.new({"mode": "tournament"}, ["Ana"], 3)
+    assert war.view(s, 0)["public"]["run"]["outcome"] is None
+    s["run"].update(powers=["boost", "shield", "scout", "recovery", "drain"], perks=["extra_energy"], cleared=1,
+                    stage=1, battles=12)
+    s, _ = war.apply(s, 0, {"type": "stop"})
+    out = war.view(s, "board")["public"]["run"]["outcome"]
+    assert out == {"title": "Run stopped", "where": "Stopped before Stage 2: Silver Table", "complete": False,
+                   "cleared": 1, "stages": 4, "chips": 100, "battles": 12,
+                   "unlocked": ["Recovery", "Drain", "Extra energy"],
+                   "powers": ["Boost", "Shield", "Scout", "Recovery", "Drain"], "tables": 0}
+
+
+# --------------------------------------------------------------------------
 # Views and privacy
 
 def test_views_show_the_match_with_the_run_and_the_board_sees_no_private_part():
@@ -397,16 +516,30 @@ def mostly_bot(moves, rng):
 
 
 STATE = [None]
+MODES_PLAYED = set()
 
 
 def invariant(state: dict) -> None:
     STATE[0] = state
-    run = state["run"]
+    run, match = state["run"], state["match"]
     assert run["chips"] >= 0 and 0 <= run["cleared"] <= len(R._stages(state))
     assert run["battles"] >= 0
-    if state["match"] is not None and state["match"]["status"] == "playing":
-        held = [c for d in state["match"]["decks"] for c in d] + [i["id"] for i in state["match"]["pot"]]
-        assert sorted(held) == sorted(state["match"]["faces"])
+    if match is not None:
+        MODES_PLAYED.add(match["options"]["mode"])
+        if "powers" in match and match["powers"]["phase"] == "play" and run["phase"] == "match":
+            # Every loadout stays inside its pool: the run's unlocked powers, the table's for opponents.
+            assert set(match["powers"]["loadout"][0]) <= set(run["powers"])
+            for lo in match["powers"]["loadout"][1:]:
+                assert set(lo) <= set(R._stage(state)["opponent_powers"])
+        if "wager" in match:
+            w = match["wager"]
+            assert min(w["chips"]) >= 0
+            if match["status"] == "playing":   # conserved: what you brought and the opponents' chips
+                total = run["brought"] + match["options"]["bankroll"] * (len(w["chips"]) - 1)
+                assert sum(w["chips"]) + w["pot"] == total
+    if match is not None and match["status"] == "playing":
+        held = [c for d in match["decks"] for c in d] + [i["id"] for i in match["pot"]]
+        assert sorted(held) == sorted(match["faces"])
 
 
 def sweep(kind: str, seed: int) -> dict:
@@ -432,10 +565,14 @@ def test_seeded_runs_keep_the_contract(kind, seed):
 @pytest.mark.parametrize("kind", R.RUN_MODES)
 def test_many_seeded_runs_keep_the_contract(kind):
     reasons = {}
+    MODES_PLAYED.clear()
     for seed in range(3, 43):
         reason = sweep(kind, seed)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     assert reasons.get("run_lost", 0) > 0
+    # The seeded runs reach the power and wager tables.
+    assert MODES_PLAYED >= ({"classic", "power", "wager", "power_wager"} if kind == "tournament"
+                            else {"classic", "power"})
 
 
 def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):

@@ -26,7 +26,7 @@ Design
   per opponent seat of the current match]), "history" ([one summary per
   finished match]), "summary" (the last finished match's summary, shown
   between tables), "autoplay" (the player's auto-play speed, carried to the
-  next table)}.
+  next table), and at a wager table "brought" (the chips brought to it)}.
 * Inside a match the player is seat 0 and the opponents seats 1.. . The
   opponents are computer players played by the run itself: whenever a match
   waits for one of them, the run calls War's own
@@ -367,8 +367,8 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
         # The run's chips are your bankroll at the table; what you leave with is yours.
         bring = run["chips"]
         w = s["match"]["wager"]
-        w["chips"][0] = bring
-        run["chips"] = 0
+        w["chips"][0] += bring - s["match"]["options"]["bankroll"]   # the first ante is already in the pot
+        run["chips"], run["brought"] = 0, bring
         entries.append(rule("war.run_wager_chips", stage=run["stage"], bankroll=bring,
                             opponents=s["match"]["options"]["bankroll"]))
     paid = f", paying {st['entry']} chips" if st["entry"] else ""
@@ -501,6 +501,7 @@ def _take_table_chips(s: dict) -> int | None:
         return None
     kept = match["wager"]["chips"][0]
     s["run"]["chips"] += kept
+    s["run"].pop("brought", None)
     return kept
 
 
