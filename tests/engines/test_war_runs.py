@@ -587,3 +587,20 @@ def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):
     assert "war.time_up" in rulings(log) and [e["t"] for e in log].count("game_over") <= 1
     with pytest.raises(IllegalAction):
         war.apply(s, "system", {"type": "time_up"})
+
+
+def test_a_run_gives_the_player_time_to_choose_a_loadout():
+    s = at_stage("tournament", 1, powers=["boost", "shield", "scout"])
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["powers"]["ready"] == [False, True, True]     # everyone else is ready at once
+    assert E.timers(s["match"])[0]["key"].startswith("loadout:0:")  # a plain table would start the clock
+    assert war.timers(s) == []
+    assert all(a.get("powers") != [] for a in war.actions(s, 0) if a["type"] == "loadout")
+
+
+def test_a_run_saved_with_a_retired_perk_still_shows():
+    s = war.new({"mode": "tournament"}, ["Ana"], 3)
+    s["run"]["perks"] = ["big_bankroll"]      # unlocked by runs.json war-runs-1's last stages
+    assert war.view(s, 0)["public"]["run"]["perks"][0]["title"] == "Big bankroll"
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["options"]["bankroll"] == 100

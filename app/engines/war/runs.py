@@ -275,7 +275,9 @@ def actions(state: dict, viewer) -> list[dict]:
         return []
     run = s["run"]
     if run["phase"] == "match":
-        return [a for a in E.actions(s["match"], 0) if _allowed(a, run["powers"])]
+        # Nobody waits for you at a run's table: no loadout deadline (war.run_powers).
+        return [a for a in E.actions(s["match"], 0)
+                if _allowed(a, run["powers"]) and strip_label(a) != powers.DEADLINE_ACTION]
     listed = _enter_actions(s) if _needed(_stage(s)) <= run["chips"] else []
     listed.append(label({"type": "stop"}, "Stop the run here and keep your progress"))
     return listed
@@ -636,7 +638,7 @@ def timers(state: dict) -> list[dict]:
         return []
     n = state["run"]["matches"]
     return [dict(t, key=f"run{n}:{t['key']}") for t in E.timers(state["match"])
-            if t["actor"] in (0, E.SYSTEM)]
+            if t["actor"] in (0, E.SYSTEM) and not t["key"].startswith("loadout:")]
 
 
 def bot(view: dict, listed: list[dict], rng) -> dict | None:

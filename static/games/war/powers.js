@@ -66,7 +66,7 @@ function loadoutPicker(payload, send, ctx) {
   }
   const toggles = new Map(payload.actions.filter((a) => a.type === "loadout" && !a.ready)
     .map((a) => [a.powers.length > mine.draft.length ? a.powers[a.powers.length - 1] : mine.draft.find((x) => !a.powers.includes(x)), a]));
-  const readyMine = payload.actions.find((a) => a.type === "loadout" && a.ready
+  const readyMine = mine.draft.length > 0 && payload.actions.find((a) => a.type === "loadout" && a.ready
     && a.powers.length === mine.draft.length && a.powers.every((x, i) => x === mine.draft[i]));
   const deadline = payload.actions.find((a) => a.type === "loadout" && a.ready && !a.powers.length);
   const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine && a !== deadline);
