@@ -468,6 +468,29 @@ def test_opponents_see_only_their_own_seats_view(monkeypatch):
     s, _ = war.apply(s, 0, ENTER)
     s, _ = play_table(s)
     assert {1, 2} <= set(shown)
+    # A power-and-wager table: the opponents' loadouts, powers, counters and bets
+    # come from their own views too, and another seat's hidden power never shows.
+    shown.clear()
+    s = at_stage("survival", 4, powers=["boost", "shield", "scout", "counter", "drain"], chips=100)
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["options"]["mode"] == "power_wager"
+    s, _ = play_table(s)
+    assert {1, 2, 3} <= set(shown)
+
+
+def test_opponents_load_their_tables_powers_by_level():
+    s = at_stage("survival", 5, powers=["boost", "shield"], chips=100)
+    s, _ = war.apply(s, 0, ENTER)
+    table = R.RUNS["survival"]["stages"][5]
+    assert s["match"]["options"]["computer_level"] == table["level"] == "hard"
+    hard = s["match"]["powers"]["loadout"][1]
+    assert len(hard) == 5 and set(hard) <= set(table["opponent_powers"])
+    # The hard loadout (Tactical) as far as the table lists it, then the table's next powers.
+    assert set(hard) == {"counter", "shield", "boost", "drain", "mirror"}
+    easy = war.new({"mode": "survival", "computer_level": "easy"}, ["Ana"], 5)
+    easy["run"].update(stage=5, cleared=5, chips=100)
+    easy, _ = war.apply(easy, 0, ENTER)
+    assert [len(lo) for lo in easy["match"]["powers"]["loadout"][1:]] == [4, 4, 4, 4]   # standard: four
 
 
 def test_replaying_a_run_gives_its_snapshot():
@@ -559,6 +582,50 @@ def sweep(kind: str, seed: int) -> dict:
 @pytest.mark.parametrize("seed", range(3))
 def test_seeded_runs_keep_the_contract(kind, seed):
     sweep(kind, seed)
+
+
+def test_a_seeded_tournament_through_every_mode_keeps_the_contract():
+    MODES_PLAYED.clear()
+    sweep("tournament", 17)        # this seed's run plays a table of each mode
+    assert MODES_PLAYED == {"classic", "power", "wager", "power_wager"}
+
+
+def started_late(monkeypatch, kind: str, stage: int) -> None:
+    """Runs begin at `stage`, as if every earlier table had been cleared once
+    (its prizes paid, entries spent, unlocks earned)."""
+    real = R.new
+
+    def late(options, seats, seed):
+        s = real(options, seats, seed)
+        run, stages = s["run"], R.RUNS[kind]["stages"][:stage]
+        run.update(stage=stage, cleared=stage, chips=run["chips"] + sum(st["prize"] - st["entry"] for st in stages),
+                   powers=run["powers"] + [p for st in stages for p in st["unlocks"]["powers"]
+                                           if p not in run["powers"]],
+                   perks=[p for st in stages for p in st["unlocks"]["perks"]])
+        return s
+
+    monkeypatch.setattr(R, "new", late)
+
+
+@pytest.mark.parametrize("kind, stage, seeds", [("survival", 4, range(2)), ("tournament", 3, range(1))])
+def test_seeded_runs_from_the_power_and_wager_tables_keep_the_contract(monkeypatch, kind, stage, seeds):
+    started_late(monkeypatch, kind, stage)
+    MODES_PLAYED.clear()
+    for seed in seeds:
+        sweep(kind, seed)
+    assert "power_wager" in MODES_PLAYED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, stage", [("survival", 2), ("survival", 4), ("survival", 5), ("tournament", 2),
+                                         ("tournament", 3)])
+def test_many_seeded_runs_from_later_tables_keep_the_contract(monkeypatch, kind, stage):
+    started_late(monkeypatch, kind, stage)
+    reasons = {}
+    for seed in range(2, 22):
+        reason = sweep(kind, seed)["reason"]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    assert set(reasons) <= {"run_complete", "run_lost", "run_stopped", "ended_by_facilitator"}
 
 
 @pytest.mark.slow
