@@ -164,6 +164,11 @@ def test_a_tournament_reaches_its_power_stage_with_the_unlocked_powers(server, b
         tap_table(page, page.locator(".run-enter").or_(page.locator(".run-end")))
     if not second.is_visible():
         pytest.skip("this run lost every try at the Bronze Table")
+    # Between tables the phone says what the Power War table asks, and Enter stays in reach.
+    assert "choose up to 5 of your 5 unlocked powers" in page.locator(".run-next").inner_text()
+    box = second.bounding_box()
+    assert box and box["y"] + box["height"] <= 740
+    shot(page, "war-run-phone-before-power")
     second.click()
     picker = page.locator(".pw-loadout")
     picker.wait_for(timeout=15_000)

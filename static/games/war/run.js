@@ -107,6 +107,23 @@ function controls(payload, ctx) {
     }, a.label)));
 }
 
+// What the next table's mode asks of the player (war.run_powers, war.run_wager_chips).
+function nextHint(run) {
+  if (run.phase !== "between") return null;
+  const st = run.stages[run.stage];
+  const parts = [];
+  if (st.mode === "power" || st.mode === "power_wager") {
+    parts.push(`Powers: you choose up to 5 of your ${plural(run.powers.length, "unlocked power")}; the opponents use theirs.`);
+  }
+  if (st.mode === "wager" || st.mode === "power_wager") {
+    parts.push("Chips: all your chips after the entry are your bankroll at this table (it needs the entry and a 10-chip ante); what you leave with is yours.");
+  }
+  if (!parts.length) return null;
+  return h("section", { class: "card run-next", "aria-label": "The next table" },
+    h("h2", { class: "small-heading" }, `Next: a ${MODE_TEXT[st.mode]} table`),
+    parts.map((p) => h("p", {}, p)));
+}
+
 // The run between tables (and at its end for the board and the teacher).
 function between(root, payload, ctx) {
   const run = payload.view.public.run;
@@ -117,8 +134,8 @@ function between(root, payload, ctx) {
     figures(run),
     h("p", { class: "hint", "aria-live": "polite" }, payload.view.prompt.text));
   const body = board
-    ? [head, h("div", { class: "run-board-grid" }, h("div", {}, summary(run, false), unlocks(run)), ladder(run, true))]
-    : [head, summary(run, player), player ? controls(payload, ctx) : null, ladder(run, player), unlocks(run)];
+    ? [head, h("div", { class: "run-board-grid" }, h("div", {}, summary(run, false), nextHint(run), unlocks(run)), ladder(run, true))]
+    : [head, summary(run, player), nextHint(run), player ? controls(payload, ctx) : null, ladder(run, player), unlocks(run)];
   // On the phone the next action sits under the thumb: after the summary, before the long ladder.
   preserveFocus(root, () => replace(root, h("div", { class: `war-run war-run-${ctx.role}` }, body)));
 }
