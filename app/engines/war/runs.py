@@ -34,9 +34,23 @@ Design
   for that seat alone (`run["bots"]`), so an opponent never sees more than its
   own seat's view. They act at once, in seat order, as soon as a battle or a
   war stage starts (war.run_opponent_order); the player acts last.
+* Stage modes (runs.json): a Tournament climbs classic, power, wager,
+  power_wager; Survival starts classic, then power tables with more opponent
+  powers, and ends with power_wager tables.
+* A power table (war.run_powers): `powers.restrict` gives the match a pool per
+  seat: the player's loadout comes only from the run's unlocked powers (each run
+  starts with a few), the opponents' from their stage's `opponent_powers`,
+  picked by their level (`powers.pool_loadout`: 3/4/5 powers). The player's own
+  choices (a loadout's powers, an activation) are also filtered here; a
+  `counter` names the opponent's power it cancels and is never filtered. The
+  loadout deadline does not run at a run's table (nobody waits for the player).
+* A wager table (war.run_wager_chips): all the run's chips after the entry are
+  the player's bankroll at the table (run["brought"]; entering needs the entry
+  plus one ante); the opponents start with the table's bankroll option. When
+  the table ends, the chips the player leaves with are the run's chips again
+  (then a win's prize is added).
 * The player's actions inside a match are the match's own actions for seat 0
-  (a power the player has not unlocked is filtered out of any action naming
-  it in "power" or "powers"); between tables they are labelled run actions:
+  (see above); between tables they are labelled run actions:
   `enter` (pay the entry, start the table; with "perk" to use an optional
   unlocked perk such as a longer match) and `stop` (end the run now). A
   Tournament stage lost may be re-entered while the chips cover its entry
@@ -49,6 +63,7 @@ Design
   run's timers, their keys prefixed with the match number.
 * A run's result: winners [0] when the whole ladder is cleared (Tournament:
   the final won; Survival: every table won), else no winners; scores = [chips].
+  `progress(...)["outcome"]` sums the ended run up for the end screen (run.js).
 """
 from __future__ import annotations
 
