@@ -37,6 +37,7 @@ seeded computer-vs-computer War games last under every match length. Run:
 """
 from __future__ import annotations
 
+import random
 import statistics
 import sys
 import time
@@ -44,7 +45,7 @@ from collections import Counter, deque
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from app.engines.contract import Rng, strip_label  # noqa: E402
+from app.engines.contract import strip_label  # noqa: E402
 from app.engines.war import cards, engine as war  # noqa: E402
 
 NAMES = ["P0", "P1"]
@@ -89,7 +90,9 @@ def play_mode(mode: str, level: str, seed: int, max_moves: int = 200_000) -> dic
     """One seeded game of `mode` with every seat a computer at `level` (see part 4)."""
     seats = [f"P{i}" for i in range(MODE_SEATS.get(mode, 2))]
     state = war.new({"mode": mode, "computer_level": level}, seats, seed)
-    rngs = [Rng.from_seed(f"{seed}:{seat}") for seat in range(len(seats))]
+    # A random.Random per seat, as the platform hands its computer seats (tables.py):
+    # Power and Wager bots draw from rng.random().
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(seats))]
     battles, moves, stalled = 0, 0, False
     started = time.perf_counter()
     while war.result(state) is None and moves < max_moves:
@@ -167,8 +170,6 @@ def play_minimal(d0: list[int], d1: list[int], cap: int = war.BATTLE_LIMIT) -> t
 def play_run(kind: str, seed: int) -> dict:
     """One seeded run; every action through the engine's public functions, as a
     seat handed to the computer would play it (its opponents play inside)."""
-    import random
-
     state = war.new({"mode": kind}, ["P0"], seed)
     rng = random.Random(seed)
     started = time.perf_counter()

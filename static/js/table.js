@@ -281,8 +281,11 @@ export async function render(root, payload, ctx) {
   }
   const game = await gameModule(payload, ctx.role);
   if (ctx.current && ctx.current() && ctx.current().version > payload.version) return; // a newer view arrived meanwhile
-  // The end is the platform's, the same for every game.
-  const end = payload.result && payload.status === "ended" ? endScreen(payload, (game && game.scoreText) || String) : null;
+  // The end is the platform's, the same for every game; a game module may dress it
+  // (`endScreen(payload, ctx, platformEndScreen)`, e.g. a solo run's summary).
+  const end = !(payload.result && payload.status === "ended") ? null
+    : game && game.endScreen ? game.endScreen(payload, ctx, endScreen)
+      : endScreen(payload, (game && game.scoreText) || String);
   if (end && ctx.role !== "facilitator") {
     replace(root, end);
     return;

@@ -136,7 +136,7 @@ def test_package_exposes_the_contract_and_its_spec():
     assert spec.order_free == frozenset({"reveal", "autoplay", "hold", "resume", "restart", "loadout", "activate",
                                          "deactivate", "counter", "resolve"})
     assert spec.bot_levels == ("easy", "standard", "hard")
-    assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-1",
+    assert spec.data_versions == {"rulings.json": RULINGS_VERSION, "runs.json": "war-runs-2",
                                   "powers.json": "war-powers-1"} and RULINGS_VERSION
     assert spec.start_label == "Deal cards & start"
     assert (spec.ui.phone, spec.ui.board, spec.ui.facilitator, spec.ui.stylesheet) == \

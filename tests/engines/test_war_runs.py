@@ -32,8 +32,12 @@ def rulings(entries: list[dict]) -> list[str]:
 def play_table(state: dict) -> tuple[dict, list[dict]]:
     """Reveal until the current table is over; returns the state and every log entry."""
     entries = []
+    rng = random.Random(0)
     while state["status"] == "playing" and state["run"]["phase"] == "match":
-        state, more = war.apply(state, 0, REVEAL)
+        listed = war.actions(state, 0)
+        move = REVEAL if REVEAL in [strip_label(a) for a in listed] else \
+            strip_label(war.bot(war.view(state, 0), listed, rng))   # a loadout, a bet, a counter window
+        state, more = war.apply(state, 0, move)
         entries += more
     return state, entries
 
@@ -62,7 +66,7 @@ def first_seed(kind: str, outcomes: list[bool], start: int = 0) -> int:
 
 def test_the_data_file_loads_and_describes_both_runs():
     data = R.RUNS
-    assert data["version"] == "war-runs-1" == war.GAME.data_versions["runs.json"]
+    assert data["version"] == "war-runs-2" == war.GAME.data_versions["runs.json"]
     assert len(data["tournament"]["stages"]) == 4
     survival = data["survival"]["stages"]
     assert len(survival) >= 4
@@ -76,8 +80,15 @@ def test_the_data_file_loads_and_describes_both_runs():
         got = set(run["powers"]) | {p for st in run["stages"] for p in st["unlocks"]["powers"]}
         assert got == set(R.POWER_IDS), kind
         for st in run["stages"]:
-            assert st["mode"] == "classic"          # power and wager stages once those modes exist
             assert E.LENGTHS[st["length"]] == ("cards", 30)   # short enough for a lesson
+    # The runs use the modes: a Tournament climbs through every mode, a Survival run
+    # starts plain and ends with powers and chips, more opponent powers as it goes.
+    assert [st["mode"] for st in data["tournament"]["stages"]] == ["classic", "power", "wager", "power_wager"]
+    modes = [st["mode"] for st in survival]
+    assert modes[:2] == ["classic", "classic"] and modes[-1] == "power_wager"
+    assert set(modes[2:]) <= {"power", "power_wager"}
+    powered = [len(st["opponent_powers"]) for st in survival if st["mode"] != "classic"]
+    assert powered == sorted(powered) and powered[0] < powered[-1]
 
 
 def broken(tmp_path: Path, change) -> Path:
@@ -289,6 +300,125 @@ def test_auto_play_carries_to_the_next_table_and_its_timers_are_the_runs():
 
 
 # --------------------------------------------------------------------------
+# Power and wager tables inside a run
+
+def at_stage(kind: str, stage: int, seed: int = 5, **run) -> dict:
+    """A fresh run moved to `stage` (between tables), with `run` fields changed."""
+    s = war.new({"mode": kind}, ["Ana"], seed)
+    s["run"].update(stage=stage, cleared=stage, **run)
+    return s
+
+
+def test_a_power_stage_plays_with_the_unlocked_loadout():
+    s = at_stage("tournament", 1, powers=["boost", "shield", "scout", "recovery", "drain"])
+    s, log = war.apply(s, 0, ENTER)
+    match = s["match"]
+    assert match["options"]["mode"] == "power" and match["powers"]["phase"] == "loadout"
+    assert "war.run_powers" in rulings(log)
+    # Both opponents (standard: up to 4 powers) loaded only their table's powers.
+    assert match["powers"]["ready"] == [False, True, True]
+    assert match["powers"]["loadout"][1:] == [["shield", "boost"], ["shield", "boost"]]
+    listed = war.actions(s, 0)
+    picks = [a for a in listed if a["type"] == "loadout"]
+    named = {p for a in picks for p in a["powers"]}
+    assert named == {"boost", "shield", "scout", "recovery", "drain"}
+    assert {"type": "loadout", "powers": ["shield", "boost", "recovery", "drain", "scout"], "ready": True,
+            "label": "Ready with Shield, Boost, Recovery, Drain, Scout"} in picks
+    assert war.view(s, 0)["private"]["powers"]["pool"] == ["shield", "recovery", "boost", "drain", "scout"]
+    with pytest.raises(IllegalAction):
+        war.apply(s, 0, {"type": "loadout", "powers": ["boost", "counter"], "ready": True})
+    s, _ = war.apply(s, 0, {"type": "loadout", "powers": ["boost", "drain"], "ready": True})
+    assert s["match"]["powers"]["phase"] == "play" and s["match"]["powers"]["loadout"][0] == ["boost", "drain"]
+    used = {a["power"] for a in war.actions(s, 0) if a["type"] == "activate"}
+    assert used and used <= {"boost", "drain"}
+    s, _ = play_table(s)
+    assert s["run"]["phase"] in ("between", "over") and s["run"]["history"][-1]["mode"] == "power"
+
+
+def test_auto_play_at_a_power_table_takes_a_loadout_from_the_unlocked_powers():
+    s = at_stage("survival", 2, powers=["boost", "shield"], autoplay=4)
+    s, _ = war.apply(s, 0, ENTER)
+    pw = s["match"]["powers"]
+    assert pw["phase"] == "play" and pw["loadout"][0] == ["shield", "boost"]
+    assert all(set(lo) <= {"boost", "shield"} for lo in pw["loadout"][1:])
+
+
+def test_counters_against_a_locked_power_stay_on_offer(monkeypatch):
+    """Counter names the opponent's power; the player need not have unlocked it."""
+    def swapper(view, listed, rng):
+        swap = [a for a in listed if a["type"] == "activate" and a["power"] == "swap"]
+        return swap[0] if swap else E.bot(view, listed, rng)
+
+    monkeypatch.setattr(R, "_bot", swapper)
+    monkeypatch.setitem(R.RUNS["tournament"]["stages"][1], "opponent_powers", ["swap"])
+    s = at_stage("tournament", 1, powers=["counter", "shield"])
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, {"type": "loadout", "powers": ["counter"], "ready": True})
+    seen = 0
+    while s["run"]["phase"] == "match" and seen < 3:
+        listed = war.actions(s, 0)
+        counters = [a for a in listed if a["type"] == "counter"]
+        assert counters == [a for a in E.actions(s["match"], 0) if a["type"] == "counter"]
+        if counters:
+            seen += 1
+            assert {a["power"] for a in counters} == {"swap"} and "swap" not in s["run"]["powers"]
+            s, log = war.apply(s, 0, strip_label(counters[0]))
+            assert any(e.get("power") == "counter" and e.get("aim") == "swap" for e in log)
+        else:
+            s, _ = war.apply(s, 0, REVEAL if REVEAL in [strip_label(a) for a in listed]
+                             else {"type": "resolve"})
+    assert seen, "no counter window opened"
+
+
+def test_a_wager_stage_plays_with_the_runs_chips_and_keeps_what_is_left():
+    s = at_stage("tournament", 2, chips=150)
+    assert war.view(s, 0)["public"]["run"]["needed"] == 70          # the entry and one ante
+    s, log = war.apply(s, 0, ENTER)
+    assert "war.run_wager_chips" in rulings(log)
+    w = s["match"]["wager"]
+    assert s["match"]["options"]["mode"] == "wager"
+    # 150 - 60 = 90 brought to the table; everyone has paid the first ante (the others start with 100).
+    assert w["chips"] == [80, 90, 90, 90] and w["pot"] == 40 and s["run"]["chips"] == 0
+    run = war.view(s, "board")["public"]["run"]
+    assert run["chips"] == 80 and run["at_table"] == 80
+    s, _ = play_table(s)
+    last = s["run"]["history"][-1]
+    assert last["mode"] == "wager" and last["kept"] == s["match"]["wager"]["chips"][0]
+    assert s["run"]["chips"] == last["kept"] + (150 if last["won"] else 0) == last["chips"]
+    assert war.result(s) is None or war.result(s)["scores"] == [s["run"]["chips"]]
+
+
+def test_a_wager_stage_needs_the_entry_and_one_ante():
+    s = at_stage("tournament", 2, chips=65)
+    assert [a["type"] for a in war.actions(s, 0)] == ["stop"]
+    assert war.view(s, 0)["prompt"]["text"] == "You cannot afford the next entry: stop the run"
+    with pytest.raises(IllegalAction, match="You need 70 chips"):
+        war.apply(s, 0, ENTER)
+
+
+def test_the_teacher_ending_a_wager_table_keeps_the_chips_on_it():
+    s = at_stage("tournament", 2, chips=150)
+    s, _ = war.apply(s, 0, ENTER)
+    s, _ = war.apply(s, 0, REVEAL)
+    on_table = s["match"]["wager"]["chips"][0]
+    s, _ = war.finish(s)
+    assert s["run"]["chips"] == on_table and war.result(s)["scores"] == [on_table]
+
+
+def test_the_end_of_a_run_is_summed_up_for_the_end_screen():
+    s = war.new({"mode": "tournament"}, ["Ana"], 3)
+    assert war.view(s, 0)["public"]["run"]["outcome"] is None
+    s["run"].update(powers=["boost", "shield", "scout", "recovery", "drain"], perks=["extra_energy"], cleared=1,
+                    stage=1, battles=12)
+    s, _ = war.apply(s, 0, {"type": "stop"})
+    out = war.view(s, "board")["public"]["run"]["outcome"]
+    assert out == {"title": "Run stopped", "where": "Stopped before Stage 2: Silver Table", "complete": False,
+                   "cleared": 1, "stages": 4, "chips": 100, "battles": 12,
+                   "unlocked": ["Recovery", "Drain", "Extra energy"],
+                   "powers": ["Boost", "Shield", "Scout", "Recovery", "Drain"], "tables": 0}
+
+
+# --------------------------------------------------------------------------
 # Views and privacy
 
 def test_views_show_the_match_with_the_run_and_the_board_sees_no_private_part():
@@ -338,6 +468,29 @@ def test_opponents_see_only_their_own_seats_view(monkeypatch):
     s, _ = war.apply(s, 0, ENTER)
     s, _ = play_table(s)
     assert {1, 2} <= set(shown)
+    # A power-and-wager table: the opponents' loadouts, powers, counters and bets
+    # come from their own views too, and another seat's hidden power never shows.
+    shown.clear()
+    s = at_stage("survival", 4, powers=["boost", "shield", "scout", "counter", "drain"], chips=100)
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["options"]["mode"] == "power_wager"
+    s, _ = play_table(s)
+    assert {1, 2, 3} <= set(shown)
+
+
+def test_opponents_load_their_tables_powers_by_level():
+    s = at_stage("survival", 5, powers=["boost", "shield"], chips=100)
+    s, _ = war.apply(s, 0, ENTER)
+    table = R.RUNS["survival"]["stages"][5]
+    assert s["match"]["options"]["computer_level"] == table["level"] == "hard"
+    hard = s["match"]["powers"]["loadout"][1]
+    assert len(hard) == 5 and set(hard) <= set(table["opponent_powers"])
+    # The hard loadout (Tactical) as far as the table lists it, then the table's next powers.
+    assert set(hard) == {"counter", "shield", "boost", "drain", "mirror"}
+    easy = war.new({"mode": "survival", "computer_level": "easy"}, ["Ana"], 5)
+    easy["run"].update(stage=5, cleared=5, chips=100)
+    easy, _ = war.apply(easy, 0, ENTER)
+    assert [len(lo) for lo in easy["match"]["powers"]["loadout"][1:]] == [4, 4, 4, 4]   # standard: four
 
 
 def test_replaying_a_run_gives_its_snapshot():
@@ -386,16 +539,30 @@ def mostly_bot(moves, rng):
 
 
 STATE = [None]
+MODES_PLAYED = set()
 
 
 def invariant(state: dict) -> None:
     STATE[0] = state
-    run = state["run"]
+    run, match = state["run"], state["match"]
     assert run["chips"] >= 0 and 0 <= run["cleared"] <= len(R._stages(state))
     assert run["battles"] >= 0
-    if state["match"] is not None and state["match"]["status"] == "playing":
-        held = [c for d in state["match"]["decks"] for c in d] + [i["id"] for i in state["match"]["pot"]]
-        assert sorted(held) == sorted(state["match"]["faces"])
+    if match is not None:
+        MODES_PLAYED.add(match["options"]["mode"])
+        if "powers" in match and match["powers"]["phase"] == "play" and run["phase"] == "match":
+            # Every loadout stays inside its pool: the run's unlocked powers, the table's for opponents.
+            assert set(match["powers"]["loadout"][0]) <= set(run["powers"])
+            for lo in match["powers"]["loadout"][1:]:
+                assert set(lo) <= set(R._stage(state)["opponent_powers"])
+        if "wager" in match:
+            w = match["wager"]
+            assert min(w["chips"]) >= 0
+            if match["status"] == "playing":   # conserved: what you brought and the opponents' chips
+                total = run["brought"] + match["options"]["bankroll"] * (len(w["chips"]) - 1)
+                assert sum(w["chips"]) + w["pot"] == total
+    if match is not None and match["status"] == "playing":
+        held = [c for d in match["decks"] for c in d] + [i["id"] for i in match["pot"]]
+        assert sorted(held) == sorted(match["faces"])
 
 
 def sweep(kind: str, seed: int) -> dict:
@@ -417,14 +584,62 @@ def test_seeded_runs_keep_the_contract(kind, seed):
     sweep(kind, seed)
 
 
+def test_a_seeded_tournament_through_every_mode_keeps_the_contract():
+    MODES_PLAYED.clear()
+    sweep("tournament", 17)        # this seed's run plays a table of each mode
+    assert MODES_PLAYED == {"classic", "power", "wager", "power_wager"}
+
+
+def started_late(monkeypatch, kind: str, stage: int) -> None:
+    """Runs begin at `stage`, as if every earlier table had been cleared once
+    (its prizes paid, entries spent, unlocks earned)."""
+    real = R.new
+
+    def late(options, seats, seed):
+        s = real(options, seats, seed)
+        run, stages = s["run"], R.RUNS[kind]["stages"][:stage]
+        run.update(stage=stage, cleared=stage, chips=run["chips"] + sum(st["prize"] - st["entry"] for st in stages),
+                   powers=run["powers"] + [p for st in stages for p in st["unlocks"]["powers"]
+                                           if p not in run["powers"]],
+                   perks=[p for st in stages for p in st["unlocks"]["perks"]])
+        return s
+
+    monkeypatch.setattr(R, "new", late)
+
+
+@pytest.mark.parametrize("kind, stage, seeds", [("survival", 4, range(2)), ("tournament", 3, range(1))])
+def test_seeded_runs_from_the_power_and_wager_tables_keep_the_contract(monkeypatch, kind, stage, seeds):
+    started_late(monkeypatch, kind, stage)
+    MODES_PLAYED.clear()
+    for seed in seeds:
+        sweep(kind, seed)
+    assert "power_wager" in MODES_PLAYED
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, stage", [("survival", 2), ("survival", 4), ("survival", 5), ("tournament", 2),
+                                         ("tournament", 3)])
+def test_many_seeded_runs_from_later_tables_keep_the_contract(monkeypatch, kind, stage):
+    started_late(monkeypatch, kind, stage)
+    reasons = {}
+    for seed in range(2, 22):
+        reason = sweep(kind, seed)["reason"]
+        reasons[reason] = reasons.get(reason, 0) + 1
+    assert set(reasons) <= {"run_complete", "run_lost", "run_stopped", "ended_by_facilitator"}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", R.RUN_MODES)
 def test_many_seeded_runs_keep_the_contract(kind):
     reasons = {}
+    MODES_PLAYED.clear()
     for seed in range(3, 43):
         reason = sweep(kind, seed)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     assert reasons.get("run_lost", 0) > 0
+    # The seeded runs reach the power and wager tables.
+    assert MODES_PLAYED >= ({"classic", "power", "wager", "power_wager"} if kind == "tournament"
+                            else {"classic", "power"})
 
 
 def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):
@@ -439,3 +654,20 @@ def test_a_timed_stage_runs_on_the_match_clock(monkeypatch):
     assert "war.time_up" in rulings(log) and [e["t"] for e in log].count("game_over") <= 1
     with pytest.raises(IllegalAction):
         war.apply(s, "system", {"type": "time_up"})
+
+
+def test_a_run_gives_the_player_time_to_choose_a_loadout():
+    s = at_stage("tournament", 1, powers=["boost", "shield", "scout"])
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["powers"]["ready"] == [False, True, True]     # everyone else is ready at once
+    assert E.timers(s["match"])[0]["key"].startswith("loadout:0:")  # a plain table would start the clock
+    assert war.timers(s) == []
+    assert all(a.get("powers") != [] for a in war.actions(s, 0) if a["type"] == "loadout")
+
+
+def test_a_run_saved_with_a_retired_perk_still_shows():
+    s = war.new({"mode": "tournament"}, ["Ana"], 3)
+    s["run"]["perks"] = ["big_bankroll"]      # unlocked by runs.json war-runs-1's last stages
+    assert war.view(s, 0)["public"]["run"]["perks"][0]["title"] == "Big bankroll"
+    s, _ = war.apply(s, 0, ENTER)
+    assert s["match"]["options"]["bankroll"] == 100

@@ -27,6 +27,8 @@ The state's "powers" part (see `setup`):
     window    None, or the counter window {seats, done}
     mods      card id -> rank after rank changes, this stage
     scout     per seat, the card id the seat has scouted (or None)
+    pool      (only when a run restricts the powers, see `restrict`) per seat,
+              the power ids that seat may put in its loadout, or None (any)
 
 The battle's steps: choose (hidden; `activate` pays at once, `deactivate`
 refunds before your reveal) -> reveal (your reveal locks your choices) ->
@@ -188,6 +190,38 @@ def setup(s: dict) -> None:
     }
 
 
+def restrict(s: dict, pools: list) -> None:
+    """A run's table (runs.py): each seat may load only the powers of its pool
+    (a list of ids; None = any). Loadout picks, suggested loadouts, the default
+    loadout and the computer's choice all stay inside the pool."""
+    s["powers"]["pool"] = [None if p is None else [x for x in IDS if x in p] for p in pools]
+
+
+def _pool(s: dict, seat: int) -> tuple | list:
+    pools = s["powers"].get("pool")
+    return IDS if pools is None or pools[seat] is None else pools[seat]
+
+
+LEVEL_LOADOUT_SIZE = {"easy": 3, "standard": 4, "hard": 5}
+
+
+def pool_loadout(pool, level: str | None = None) -> list[str]:
+    """The loadout taken from a restricted pool: the level's computer loadout
+    (the default loadout when `level` is None) first, then the rest of the pool
+    in catalogue order, up to 5 powers (3 for easy, 4 for standard, 5 for hard
+    when `level` is given: war.run_opponent_loadout)."""
+    first = LOADOUTS[COMPUTER_LOADOUTS[level] if level else DEFAULT_LOADOUT]["powers"]
+    order = [x for x in first if x in pool] + [x for x in IDS if x in pool and x not in first]
+    return order[:LEVEL_LOADOUT_SIZE[level] if level else MAX_LOADOUT]
+
+
+def _default(s: dict, seat: int) -> list[str]:
+    """The loadout of a seat that picked none: the default loadout, or within a pool `pool_loadout`."""
+    if _pool(s, seat) is IDS:
+        return list(LOADOUTS[DEFAULT_LOADOUT]["powers"])
+    return pool_loadout(_pool(s, seat))
+
+
 def start_battle(s: dict) -> list[dict]:
     """A new battle: the last battle's powers go to `last`, energy comes in,
     scouted cards no longer on top are forgotten (sudden death forgets all)."""
@@ -217,7 +251,7 @@ def _finish_loadout(s: dict) -> list[dict]:
     entries = []
     for p in E._active(s):
         if not pw["ready"][p]:
-            chosen = list(pw["draft"][p]) or list(LOADOUTS[DEFAULT_LOADOUT]["powers"])
+            chosen = list(pw["draft"][p]) or _default(s, p)
             pw["loadout"][p], pw["ready"][p] = chosen, True
             entries.append(rule("war.power_default_loadout", seat=p, powers=chosen,
                                 default=not pw["draft"][p]))
@@ -301,8 +335,8 @@ def actions(s: dict, seat) -> list[dict]:
     if pw["phase"] == "loadout":
         if pw["ready"][seat]:
             return []
-        draft = pw["draft"][seat]
-        for pid in IDS:
+        draft, pool = pw["draft"][seat], _pool(s, seat)
+        for pid in pool:
             if pid in draft:
                 out.append(label({"type": "loadout", "powers": [x for x in draft if x != pid], "ready": False},
                                  f"Remove {_pname(pid)} from your loadout"))
@@ -314,10 +348,16 @@ def actions(s: dict, seat) -> list[dict]:
                              f"Ready: play with {', '.join(_pname(x) for x in draft)}"))
         if _deadline_seat(s) == seat:
             out.append(label(dict(DEADLINE_ACTION), "Ready now with " + (
-                "your picks" if draft else f"the {LOADOUTS[DEFAULT_LOADOUT]['name']} loadout")
+                "your picks" if draft else f"the {LOADOUTS[DEFAULT_LOADOUT]['name']} loadout" if pool is IDS
+                else ", ".join(_pname(x) for x in _default(s, seat)))
                 + f" (everyone else is ready: this happens by itself after {LOADOUT_GRACE} seconds)"))
+        offered = [draft]
+        if pool is not IDS and _default(s, seat) != draft:
+            offered.append(_default(s, seat))
+            out.append(label({"type": "loadout", "powers": _default(s, seat), "ready": True},
+                             f"Ready with {', '.join(_pname(x) for x in _default(s, seat))}"))
         for lo in LOADOUTS.values():
-            if lo["powers"] != draft:
+            if lo["powers"] not in offered and set(lo["powers"]) <= set(pool):
                 out.append(label({"type": "loadout", "powers": list(lo["powers"]), "ready": True},
                                  f"Ready with the {lo['name']} loadout ({', '.join(_pname(x) for x in lo['powers'])})"))
         return out
@@ -401,6 +441,10 @@ def _loadout(s: dict, seat: int, chosen: list[str], ready: bool) -> list[dict]:
         if _deadline_seat(s) == seat:
             return _loadout_deadline(s, seat)
         _fail("illegal", "Pick at least one power, or take a suggested loadout.")
+    locked = [x for x in chosen if x not in _pool(s, seat)]
+    if locked:
+        _fail("illegal", f"{join_names([_pname(x) for x in locked])} {'is' if len(locked) == 1 else 'are'} "
+                         "not yours to use at this table yet.")
     pw["draft"][seat] = list(chosen)
     if not ready:
         return []
@@ -412,7 +456,7 @@ def _loadout(s: dict, seat: int, chosen: list[str], ready: bool) -> list[dict]:
 def _loadout_deadline(s: dict, seat: int) -> list[dict]:
     """The last player choosing takes their picks, or the default (the deadline's move)."""
     picked = list(s["powers"]["draft"][seat])
-    chosen = picked or list(LOADOUTS[DEFAULT_LOADOUT]["powers"])
+    chosen = picked or _default(s, seat)
     return [rule("war.power_default_loadout", seat=seat, powers=chosen, default=not picked,
                  deadline=LOADOUT_GRACE)] + _loadout(s, seat, chosen, True)
 
@@ -969,6 +1013,7 @@ def private(s: dict, seat: int) -> dict:
                    for pid in pw["loadout"][seat]],
         "counter_window": pw["window"] is not None and seat in pw["window"]["seats"]
         and seat not in pw["window"]["done"],
+        **({} if _pool(s, seat) is IDS else {"pool": list(_pool(s, seat))}),
     }
 
 
@@ -1005,6 +1050,8 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     level = pp["computer_level"]
     seat = mine.get("seat")
     if pp["phase"] == "loadout":
+        if "pool" in me:
+            return _bot_pool_loadout(pool_loadout(me["pool"], level), me.get("draft") or [], actions)
         want = LOADOUTS[COMPUTER_LOADOUTS[level]]["powers"]
         for a in actions:
             if a["type"] == "loadout" and a["ready"] and a["powers"] == want:
@@ -1019,6 +1066,23 @@ def bot(view: dict, actions: list[dict], rng) -> dict | None:
     if not uses or not any(a["type"] == "reveal" for a in actions):
         return None                  # nothing to choose before a reveal: the engine's own bot goes on
     return _bot_power(level, uses, view, rng)
+
+
+def _bot_pool_loadout(want: list[str], draft: list[str], actions: list[dict]) -> dict | None:
+    """Within a pool: pick the level's loadout one listed move at a time
+    (remove what does not belong, add what is missing, then ready)."""
+    loads = [a for a in actions if a["type"] == "loadout"]
+    for a in loads:
+        if a["ready"] and sorted(a["powers"]) == sorted(want):
+            return a
+    for a in loads:
+        if not a["ready"] and set(a["powers"]) < set(draft) and not set(draft) - set(a["powers"]) <= set(want):
+            return a          # remove a power the level does not want
+    for a in loads:
+        if not a["ready"] and set(a["powers"]) > set(draft) and set(a["powers"]) - set(draft) <= set(want):
+            return a          # add the next one it wants
+    ready = [a for a in loads if a["ready"]]
+    return ready[0] if ready else None
 
 
 def _bot_counter(level, counters, resolve, pub, seat, rng):

@@ -26,7 +26,7 @@ Design
   per opponent seat of the current match]), "history" ([one summary per
   finished match]), "summary" (the last finished match's summary, shown
   between tables), "autoplay" (the player's auto-play speed, carried to the
-  next table)}.
+  next table), and at a wager table "brought" (the chips brought to it)}.
 * Inside a match the player is seat 0 and the opponents seats 1.. . The
   opponents are computer players played by the run itself: whenever a match
   waits for one of them, the run calls War's own
@@ -34,9 +34,23 @@ Design
   for that seat alone (`run["bots"]`), so an opponent never sees more than its
   own seat's view. They act at once, in seat order, as soon as a battle or a
   war stage starts (war.run_opponent_order); the player acts last.
+* Stage modes (runs.json): a Tournament climbs classic, power, wager,
+  power_wager; Survival starts classic, then power tables with more opponent
+  powers, and ends with power_wager tables.
+* A power table (war.run_powers): `powers.restrict` gives the match a pool per
+  seat: the player's loadout comes only from the run's unlocked powers (each run
+  starts with a few), the opponents' from their stage's `opponent_powers`,
+  picked by their level (`powers.pool_loadout`: 3/4/5 powers). The player's own
+  choices (a loadout's powers, an activation) are also filtered here; a
+  `counter` names the opponent's power it cancels and is never filtered. The
+  loadout deadline does not run at a run's table (nobody waits for the player).
+* A wager table (war.run_wager_chips): all the run's chips after the entry are
+  the player's bankroll at the table (run["brought"]; entering needs the entry
+  plus one ante); the opponents start with the table's bankroll option. When
+  the table ends, the chips the player leaves with are the run's chips again
+  (then a win's prize is added).
 * The player's actions inside a match are the match's own actions for seat 0
-  (a power the player has not unlocked is filtered out of any action naming
-  it in "power" or "powers"); between tables they are labelled run actions:
+  (see above); between tables they are labelled run actions:
   `enter` (pay the entry, start the table; with "perk" to use an optional
   unlocked perk such as a longer match) and `stop` (end the run now). A
   Tournament stage lost may be re-entered while the chips cover its entry
@@ -49,6 +63,7 @@ Design
   run's timers, their keys prefixed with the match number.
 * A run's result: winners [0] when the whole ladder is cleared (Tournament:
   the final won; Survival: every table won), else no winners; scores = [chips].
+  `progress(...)["outcome"]` sums the ended run up for the end screen (run.js).
 """
 from __future__ import annotations
 
@@ -57,6 +72,7 @@ from pathlib import Path
 from ..contract import IllegalAction, Rng, label, log, prompt, resolve_options, strip_label
 from ..datafile import read_json, text_problem
 from . import engine as E
+from . import powers, wager
 from .rulings import rule
 
 RUN_MODES = ("tournament", "survival")
@@ -127,6 +143,9 @@ def load_runs(path: Path = _PATH) -> dict:
             _problem(isinstance(st["opponent_powers"], list) and set(st["opponent_powers"]) <= set(POWER_IDS)
                      and len(set(st["opponent_powers"])) == len(st["opponent_powers"]),
                      where, "opponent_powers must be distinct power ids")
+            if st["mode"] in ("power", "power_wager"):
+                _problem(bool(st["opponent_powers"]) and bool(run["powers"]), where,
+                         "a power table needs opponent_powers, and the run a starting set of powers")
             for key in ("entry", "prize"):
                 _problem(type(st[key]) is int and st[key] >= 0, where, f"{key} must be a whole number of chips")
             un = st["unlocks"]
@@ -204,13 +223,28 @@ def _copy_run(state: dict) -> dict:
 
 
 def _allowed(action: dict, powers) -> bool:
-    """An action naming a power (its "power" or "powers") only when every one is in `powers`."""
-    named = []
-    if isinstance(action.get("power"), str):
-        named.append(action["power"])
-    if isinstance(action.get("powers"), list):
-        named += [p for p in action["powers"] if isinstance(p, str)]
-    return all(p in powers for p in named)
+    """A seat's own power choices (a `loadout`'s powers, an `activate`'s power)
+    only from `powers`. A `counter` names the *opponent's* power it cancels, so
+    it is never filtered (the match's pool already keeps loadouts in bounds:
+    this is a second guard)."""
+    if action.get("type") == "loadout" and isinstance(action.get("powers"), list):
+        return all(p in powers for p in action["powers"])
+    if action.get("type") == "activate":
+        return action.get("power") in powers
+    return True
+
+
+def _wager_stage(st: dict) -> bool:
+    return st["mode"] in wager.MODES
+
+
+def _power_stage(st: dict) -> bool:
+    return st["mode"] in powers.MODES
+
+
+def _needed(st: dict) -> int:
+    """Chips needed to enter: the entry, plus one ante at a wager table (war.run_wager_chips)."""
+    return st["entry"] + (wager.ANTE if _wager_stage(st) else 0)
 
 
 # --------------------------------------------------------------------------
@@ -256,8 +290,10 @@ def actions(state: dict, viewer) -> list[dict]:
         return []
     run = s["run"]
     if run["phase"] == "match":
-        return [a for a in E.actions(s["match"], 0) if _allowed(a, run["powers"])]
-    listed = _enter_actions(s) if _stage(s)["entry"] <= run["chips"] else []
+        # Nobody waits for you at a run's table: no loadout deadline (war.run_powers).
+        return [a for a in E.actions(s["match"], 0)
+                if _allowed(a, run["powers"]) and strip_label(a) != powers.DEADLINE_ACTION]
+    listed = _enter_actions(s) if _needed(_stage(s)) <= run["chips"] else []
     listed.append(label({"type": "stop"}, "Stop the run here and keep your progress"))
     return listed
 
@@ -314,8 +350,8 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
 
 def _enter(s: dict, perk: str | None) -> list[dict]:
     run, st = s["run"], _stage(s)
-    if st["entry"] > run["chips"]:
-        _fail("illegal", f"You need {st['entry']} chips to enter {_called(s)}; you have {run['chips']}.")
+    if _needed(st) > run["chips"]:
+        _fail("illegal", f"You need {_needed(st)} chips to enter {_called(s)}; you have {run['chips']}.")
     entries = []
     if run["tries"] > 0:
         entries.append(rule("war.run_retry", stage=run["stage"], tries=run["tries"] + 1,
@@ -338,6 +374,20 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
     s["rng"] = rng.state
     s["match"] = E.new(options, [s["names"][0]] + list(st["opponents"]), seed)
     run["phase"] = "match"
+    if _power_stage(st):
+        # Your loadout comes from the powers the run has unlocked; the opponents'
+        # from their table's list, picked by their level (powers.pool_loadout).
+        powers.restrict(s["match"], [list(run["powers"])] + [list(st["opponent_powers"])] * len(st["opponents"]))
+        entries.append(rule("war.run_powers", stage=run["stage"], powers=list(run["powers"]),
+                            opponent_powers=list(st["opponent_powers"]), level=level))
+    if _wager_stage(st):
+        # The run's chips are your bankroll at the table; what you leave with is yours.
+        bring = run["chips"]
+        w = s["match"]["wager"]
+        w["chips"][0] += bring - s["match"]["options"]["bankroll"]   # the first ante is already in the pot
+        run["chips"], run["brought"] = 0, bring
+        entries.append(rule("war.run_wager_chips", stage=run["stage"], bankroll=bring,
+                            opponents=s["match"]["options"]["bankroll"]))
     paid = f", paying {st['entry']} chips" if st["entry"] else ""
     entries.append(log("run_enter", f"{s['names'][0]} enters {_called(s)}{paid}: against "
                                     f"{E.join_names(list(st['opponents']))}.",
@@ -351,6 +401,14 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
         s["match"], more = E.apply(s["match"], 0, {"type": "autoplay", "speed": run["autoplay"]})
         entries += more
     return _after_match_move(s, entries)
+
+
+class _BotRng(Rng):
+    """An opponent's own generator, with the `random()` the platform's bots get
+    (the platform hands them a `random.Random`; Power and Wager bots call it)."""
+
+    def random(self) -> float:
+        return self.next64() / 2 ** 64
 
 
 def _bot(view: dict, listed: list[dict], rng: Rng):
@@ -371,7 +429,7 @@ def _play_opponents(s: dict) -> list[dict]:
                       and _allowed(a, _stage(s)["opponent_powers"])]
             if not listed:
                 continue
-            rng = Rng(run["bots"][seat - 1])
+            rng = _BotRng(run["bots"][seat - 1])
             choice = _bot(E.view(match, seat), listed, rng)
             run["bots"][seat - 1] = rng.state
             if choice is None:
@@ -404,13 +462,15 @@ def _match_over(s: dict) -> list[dict]:
     res = E.result(match)
     won = 0 in res["winners"]
     battles = match["wins"][0]
+    kept = _take_table_chips(s)
     run["battles"] += battles
     run["phase"] = "between"
     name = s["names"][0]
     summary = {"stage": run["stage"], "name": st["name"], "won": won, "battles": battles,
                "battles_played": match["battle"], "cards": len(match["decks"][0]),
                "reason": res["reason"], "winners": [match["names"][p] for p in res["winners"]],
-               "prize": 0, "unlocked": {"powers": [], "perks": []}, "try": run["tries"]}
+               "prize": 0, "unlocked": {"powers": [], "perks": []}, "try": run["tries"],
+               "mode": st["mode"], "kept": kept, "chips": None}
     entries = []
     if won:
         if len(res["winners"]) > 1:
@@ -429,6 +489,7 @@ def _match_over(s: dict) -> list[dict]:
                            stage=run["stage"], prize=st["prize"], powers=new_powers, perks=new_perks))
     else:
         entries.append(log("run_lost", f"{name} loses {_called(s)}.", stage=run["stage"]))
+    summary["chips"] = run["chips"]
     run["history"].append(summary)
     run["summary"] = summary
     last = run["stage"] == len(_stages(s)) - 1
@@ -443,11 +504,22 @@ def _match_over(s: dict) -> list[dict]:
         entries.append(rule("war.run_survival_loss", stage=run["stage"], cleared=run["cleared"],
                             chips=run["chips"], battles=run["battles"]))
         return entries + _end_run(s, "run_lost", f"{name}'s Survival run ends at {_called(s)}.")
-    if st["entry"] > run["chips"]:
-        entries.append(rule("war.run_retry", stage=run["stage"], entry=st["entry"], chips=run["chips"],
+    if _needed(st) > run["chips"]:
+        entries.append(rule("war.run_retry", stage=run["stage"], entry=_needed(st), chips=run["chips"],
                             retry=False))
         return entries + _end_run(s, "run_lost", f"{name} cannot pay to retry {_called(s)}: the run is over.")
     return entries
+
+
+def _take_table_chips(s: dict) -> int | None:
+    """A wager table's end: the chips you leave with go back to the run (None: no chips at this table)."""
+    match = s["match"]
+    if "wager" not in match:
+        return None
+    kept = match["wager"]["chips"][0]
+    s["run"]["chips"] += kept
+    s["run"].pop("brought", None)
+    return kept
 
 
 def _end_run(s: dict, reason: str, text: str) -> list[dict]:
@@ -469,6 +541,7 @@ def finish(state: dict) -> tuple[dict, list[dict]]:
     if s["run"]["phase"] == "match":
         s["match"], entries = E.finish(state["match"])
         s["run"]["battles"] += s["match"]["wins"][0]
+        _take_table_chips(s)
     entries.append(rule("war.facilitator_end", stage=s["run"]["stage"], chips=s["run"]["chips"]))
     return s, entries + _end_run(s, "ended_by_facilitator", "The teacher ends the run.")
 
@@ -492,9 +565,11 @@ def progress(s: dict) -> dict:
     reached = min(run["stage"], len(stages) - 1)
     # Battles won so far, the table being played included (a live leader board).
     playing = s["match"]["wins"][0] if run["phase"] == "match" else 0
+    # At a wager table the run's chips are the bankroll on the table (war.run_wager_chips).
+    at_table = s["match"]["wager"]["chips"][0] if run["phase"] == "match" and "wager" in s["match"] else None
     return {
         "kind": run["kind"], "title": _title(s), "player": s["names"][0], "phase": run["phase"],
-        "stage": reached, "stage_word": _stage_word(s), "chips": run["chips"], "battles": run["battles"] + playing,
+        "stage": reached, "stage_word": _stage_word(s), "chips": run["chips"] + (at_table or 0), "at_table": at_table, "battles": run["battles"] + playing,
         "cleared": run["cleared"], "tries": run["tries"], "powers": list(run["powers"]),
         "perks": [{"id": p, "title": RUNS["perks"][p]["title"], "text": RUNS["perks"][p]["text"]}
                   for p in run["perks"]],
@@ -507,9 +582,34 @@ def progress(s: dict) -> dict:
                    for i, st in enumerate(stages)],
         "summary": E._copy(run["summary"]),
         "history": [{"name": h["name"], "won": h["won"], "battles": h["battles"]} for h in run["history"]],
-        "can_enter": run["phase"] == "between" and _stage(s)["entry"] <= run["chips"],
+        "can_enter": run["phase"] == "between" and _needed(_stage(s)) <= run["chips"],
+        "needed": _needed(_stage(s)),
         "result": E._copy(s["result"]),
+        "outcome": _outcome(s),
     }
+
+
+def _outcome(s: dict) -> dict | None:
+    """The end of the run in words, for the end screen (None while it goes on)."""
+    if s["status"] == "playing":
+        return None
+    run, reason = s["run"], s["result"]["reason"]
+    stages = _stages(s)
+    at = _called(s, min(run["stage"], len(stages) - 1))
+    if reason == "run_complete":
+        title = "Tournament champion" if run["kind"] == "tournament" else "Survived every table"
+        where = f"Cleared all {len(stages)} {_stage_word(s)}s"
+    elif reason == "run_stopped":
+        title, where = "Run stopped", f"Stopped before {at}"
+    elif reason == "ended_by_facilitator":
+        title, where = "Run ended by the teacher", f"Ended at {at}"
+    else:
+        title, where = "Run over", f"Ended at {at}"
+    unlocked = [powers.POWERS[p]["name"] for p in run["powers"] if p not in RUNS[run["kind"]]["powers"]] + \
+        [RUNS["perks"][p]["title"] for p in run["perks"]]
+    return {"title": title, "where": where, "complete": reason == "run_complete", "cleared": run["cleared"],
+            "stages": len(stages), "chips": run["chips"], "battles": run["battles"], "unlocked": unlocked,
+            "powers": [powers.POWERS[p]["name"] for p in run["powers"]], "tables": len(run["history"])}
 
 
 def _prompt(s: dict, viewer) -> dict:
@@ -522,7 +622,7 @@ def _prompt(s: dict, viewer) -> dict:
             text = f"The run is over: {run['cleared']} {_stage_word(s)}{'s' if run['cleared'] != 1 else ''} cleared."
         return prompt([], text)
     if viewer == 0:
-        if _stage(s)["entry"] > run["chips"]:
+        if _needed(_stage(s)) > run["chips"]:
             text = "You cannot afford the next entry: stop the run"
         else:
             text = f"{'Retry' if run['tries'] else 'Enter'} {_called(s)} when you are ready"
@@ -553,7 +653,7 @@ def timers(state: dict) -> list[dict]:
         return []
     n = state["run"]["matches"]
     return [dict(t, key=f"run{n}:{t['key']}") for t in E.timers(state["match"])
-            if t["actor"] in (0, E.SYSTEM)]
+            if t["actor"] in (0, E.SYSTEM) and not t["key"].startswith("loadout:")]
 
 
 def bot(view: dict, listed: list[dict], rng) -> dict | None:

@@ -66,7 +66,7 @@ function loadoutPicker(payload, send, ctx) {
   }
   const toggles = new Map(payload.actions.filter((a) => a.type === "loadout" && !a.ready)
     .map((a) => [a.powers.length > mine.draft.length ? a.powers[a.powers.length - 1] : mine.draft.find((x) => !a.powers.includes(x)), a]));
-  const readyMine = payload.actions.find((a) => a.type === "loadout" && a.ready
+  const readyMine = mine.draft.length > 0 && payload.actions.find((a) => a.type === "loadout" && a.ready
     && a.powers.length === mine.draft.length && a.powers.every((x, i) => x === mine.draft[i]));
   const deadline = payload.actions.find((a) => a.type === "loadout" && a.ready && !a.powers.length);
   const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine && a !== deadline);
@@ -78,7 +78,8 @@ function loadoutPicker(payload, send, ctx) {
       h("div", { class: "pw-suggest-buttons" }, suggested.map((a) => h("button", {
         type: "button", class: "small", dataset: { focusKey: `pw-suggest-${a.powers.join("-")}` },
         onclick: () => send(ctx, a) }, a.label)))),
-    h("ul", { class: "pw-picker", role: "list", "aria-label": "Powers" }, pub.powers.catalogue.map((p) => {
+    mine.pool ? h("p", { class: "muted pw-pool" }, `This run has unlocked ${mine.pool.length} of ${pub.powers.catalogue.length} powers: clear tables to unlock more.`) : null,
+    h("ul", { class: "pw-picker", role: "list", "aria-label": "Powers" }, pub.powers.catalogue.filter((p) => !mine.pool || mine.pool.includes(p.power)).map((p) => {
       const on = mine.draft.includes(p.power);
       const action = toggles.get(p.power);
       return h("li", {},
@@ -90,7 +91,7 @@ function loadoutPicker(payload, send, ctx) {
     })),
     h("div", { class: "pw-ready-row thumb-zone" },
       deadline ? h("p", { class: "pw-deadline", role: "status" }, "Everyone else is ready: tap Ready soon. After 30 seconds you play with ",
-        mine.draft.length ? "the powers you picked." : "the Balanced loadout.") : null,
+        mine.draft.length ? "the powers you picked." : mine.pool ? "a loadout of your unlocked powers." : "the Balanced loadout.") : null,
       readyMine ? h("button", { type: "button", class: "primary pw-ready", dataset: { focusKey: "pw-ready" }, onclick: () => send(ctx, readyMine) },
         `Ready with these ${mine.draft.length}`) : h("p", { class: "muted" }, "Pick powers above, or tap a suggested loadout.")));
 }
@@ -157,7 +158,7 @@ let rerenderHook = null;
 function rerender() { if (rerenderHook) rerenderHook(); }
 
 // The phone's page with Power War's sections. `body` is war.js's phone page:
-// [head, last battle, seats, pot, log, controls (the deck, at the bottom)].
+// [head, wager panel, last battle, seats, pot, log, controls (the deck, at the bottom)].
 // Before the match the loadout picker takes the place of the last battle, the pot
 // and the deck (nothing can be revealed yet); during it, the counter window and
 // the power buttons sit under the last battle, above the seats, in view.
@@ -166,11 +167,13 @@ export function phoneBody(body, payload, ctx, send, redraw) {
   const mine = payload.view.private && payload.view.private.powers;
   if (!pub.powers || !mine || payload.view.private.eliminated || pub.result) return body;
   rerenderHook = redraw || null;
-  const [head, last, seats, pot, log, controls] = body;
-  if (pub.powers.phase === "loadout") return [head, loadoutPicker(payload, send, ctx), seats, log];
+  // war.js's phone page is [head, wager panel, last, seats, pot, log, controls] (the
+  // wager panel is null outside power_wager).
+  const [head, chips, last, seats, pot, log, controls] = body;
+  if (pub.powers.phase === "loadout") return [head, loadoutPicker(payload, send, ctx), chips, seats, log];
   // In a counter window nothing can be revealed: its buttons take the deck's place, at the top.
-  if (mine.counter_window) return [head, counterWindow(payload, send, ctx), seats, pot, last, log];
-  return [head, last, powerPanel(payload, send, ctx), seats, pot, log, controls];
+  if (mine.counter_window) return [head, counterWindow(payload, send, ctx), chips, seats, pot, last, log];
+  return [head, chips, last, powerPanel(payload, send, ctx), seats, pot, log, controls];
 }
 
 // ------------------------------------------------------------------ board

@@ -30,6 +30,8 @@ function title(run, i) {
 const STATE_TEXT = { cleared: "cleared", current: "next", lost: "lost", ahead: "" };
 const STATE_MARK = { cleared: "✓", current: "▶", lost: "✗", ahead: "·" };
 
+const MODE_TEXT = { classic: "Classic", power: "Power War", wager: "Wager Battle", power_wager: "Power and wager" };
+
 function power(id) {
   return id.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
@@ -39,7 +41,8 @@ function bar(run) {
   return h("section", { class: "run-bar", "aria-label": `${run.title} progress` },
     h("span", { class: "run-title" }, run.title),
     h("span", { class: "run-where" }, title(run, run.stage)),
-    h("span", { class: "run-figure" }, plural(run.chips, "chip")),
+    h("span", { class: "run-figure" }, run.at_table !== null && run.at_table !== undefined
+      ? `${plural(run.chips, "chip")} (on the table)` : plural(run.chips, "chip")),
     h("span", { class: "run-figure" }, `${plural(run.battles, "battle")} won`),
     h("ol", { class: "run-dots", "aria-label": "Ladder" }, run.stages.map((st, i) =>
       h("li", { class: `run-dot ${st.state}`, title: title(run, i) },
@@ -54,7 +57,7 @@ function ladder(run, compact) {
       h("p", { class: "run-stage-name" }, h("span", { class: "run-mark", "aria-hidden": "true" }, STATE_MARK[st.state]), " ",
         title(run, i), STATE_TEXT[st.state] ? h("span", { class: `badge run-badge ${st.state}` }, STATE_TEXT[st.state]) : null),
       h("p", { class: "run-stage-detail" },
-        `${plural(st.opponents.length, "opponent")} (${st.level}) · ${st.length}`
+        `${MODE_TEXT[st.mode] || st.mode} · ${plural(st.opponents.length, "opponent")} (${st.level}) · ${st.length}`
         + (st.entry ? ` · entry ${st.entry}` : "") + ` · prize ${st.prize}`),
       !compact && st.unlocks.length ? h("p", { class: "run-stage-unlocks" }, `Unlocks ${st.unlocks.join(", ")}`) : null)));
 }
@@ -75,6 +78,7 @@ function summary(run, you) {
     h("h2", {}, `${who} ${s.won ? "won" : "lost"} ${title(run, s.stage)}`),
     h("p", {}, (s.won ? "" : `${s.winners.join(" and ")} won the table. `)
       + `${who} won ${s.battles} of ${plural(s.battles_played, "battle")}.`),
+    s.kept !== null && s.kept !== undefined ? h("p", {}, `${who} left the table with ${plural(s.kept, "chip")}.`) : null,
     s.won ? h("p", { class: "run-gain" }, `+${s.prize} chips` + (unlocked.length ? ` · unlocked ${unlocked.join(", ")}` : "")) : null);
 }
 
@@ -103,6 +107,23 @@ function controls(payload, ctx) {
     }, a.label)));
 }
 
+// What the next table's mode asks of the player (war.run_powers, war.run_wager_chips).
+function nextHint(run) {
+  if (run.phase !== "between") return null;
+  const st = run.stages[run.stage];
+  const parts = [];
+  if (st.mode === "power" || st.mode === "power_wager") {
+    parts.push(`Powers: you choose up to 5 of your ${plural(run.powers.length, "unlocked power")}; the opponents use theirs.`);
+  }
+  if (st.mode === "wager" || st.mode === "power_wager") {
+    parts.push("Chips: all your chips after the entry are your bankroll at this table (it needs the entry and a 10-chip ante); what you leave with is yours.");
+  }
+  if (!parts.length) return null;
+  return h("section", { class: "card run-next", "aria-label": "The next table" },
+    h("h2", { class: "small-heading" }, `Next: a ${MODE_TEXT[st.mode]} table`),
+    parts.map((p) => h("p", {}, p)));
+}
+
 // The run between tables (and at its end for the board and the teacher).
 function between(root, payload, ctx) {
   const run = payload.view.public.run;
@@ -113,8 +134,8 @@ function between(root, payload, ctx) {
     figures(run),
     h("p", { class: "hint", "aria-live": "polite" }, payload.view.prompt.text));
   const body = board
-    ? [head, h("div", { class: "run-board-grid" }, h("div", {}, summary(run, false), unlocks(run)), ladder(run, true))]
-    : [head, summary(run, player), player ? controls(payload, ctx) : null, ladder(run, player), unlocks(run)];
+    ? [head, h("div", { class: "run-board-grid" }, h("div", {}, summary(run, false), nextHint(run), unlocks(run)), ladder(run, true))]
+    : [head, summary(run, player), nextHint(run), player ? controls(payload, ctx) : null, ladder(run, player), unlocks(run)];
   // On the phone the next action sits under the thumb: after the summary, before the long ladder.
   preserveFocus(root, () => replace(root, h("div", { class: `war-run war-run-${ctx.role}` }, body)));
 }
@@ -135,6 +156,39 @@ export function render(root, payload, ctx, war) {
   }
   replace(root.runBar, bar(run));
   war(root.runMatch, payload, ctx);
+}
+
+// The end of the run, on the phone and the board (the platform's end screen,
+// table.js, with the run's summary in place of a one-line ranking): the title
+// reached or where the run ended, tables cleared, chips, battles won, unlocks,
+// and the ladder with each stage's fate.
+export function endScreen(payload, ctx, platform, scoreText) {
+  style();
+  const run = payload.view.public.run;
+  const out = run.outcome;
+  const base = platform(payload, scoreText);
+  if (!out) return base;
+  const you = ctx.role === "player";
+  base.classList.add("run-end", out.complete ? "complete" : "ended");
+  const heading = base.querySelector("h2");
+  heading.textContent = out.complete ? (you ? `${out.title}!` : `${run.player}: ${out.title}!`)
+    : (you ? out.title : `${run.player}: ${out.title}`);
+  const ranking = base.querySelector(".ranking");
+  const word = run.stage_word;
+  const played = run.history.length;
+  const body = h("div", { class: "run-end-body" },
+    h("p", { class: "run-end-where" }, out.where),
+    h("dl", { class: "run-end-figures" },
+      h("div", {}, h("dt", {}, `${word[0].toUpperCase()}${word.slice(1)}s cleared`), h("dd", {}, `${out.cleared} of ${out.stages}`)),
+      h("div", {}, h("dt", {}, "Chips"), h("dd", {}, String(out.chips))),
+      h("div", {}, h("dt", {}, "Battles won"), h("dd", {}, String(out.battles))),
+      h("div", {}, h("dt", {}, "Tables played"), h("dd", {}, String(played)))),
+    h("p", { class: "run-end-unlocks" }, h("strong", {}, "Unlocked: "),
+      out.unlocked.length ? out.unlocked.join(", ") : "nothing yet"),
+    h("div", { class: "war-run run-end-ladder" }, ladder(run, true)));
+  if (ranking) ranking.replaceWith(body);
+  else base.append(body);
+  return base;
 }
 
 // The end screen's score: a run counts chips.

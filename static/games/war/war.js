@@ -217,6 +217,12 @@ export const scoreText = (n, payload) => {
   return plural(n, length && length.kind === "points" ? "point" : "card");
 };
 
+// The end screen: a run's summary (run.js), else the platform's own.
+export function endScreen(payload, ctx, platform) {
+  if (payload.view.public.run) return run.endScreen(payload, ctx, platform, scoreText);
+  return platform(payload, scoreText);
+}
+
 // What onKey answers to, for the page's help overlay (`?`): every key War's
 // modules registered (keys.js `addKeys`), a wager's C and F, and the powers' 1-5 and E.
 export function keys(payload) {
