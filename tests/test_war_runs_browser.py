@@ -151,19 +151,23 @@ def tap_table(page, done) -> None:
 def test_a_tournament_reaches_its_power_stage_with_the_unlocked_powers(server, browser):  # noqa: F811
     page = browser.new_context(**PHONE).new_page()
     dialogs = no_dialogs(page)
-    page.goto(server.url + "/")
-    page.get_by_role("button", name="Tournament: War").click()
     second = page.get_by_role("button", name="Enter Stage 2: Silver Table (entry 40 chips)")
-    for attempt in range(5):   # a lost Bronze Table may be retried while the chips last
-        enter = page.locator(".run-enter")
-        enter.or_(page.locator(".run-end")).first.wait_for(timeout=15_000)
-        if second.is_visible() or page.locator(".run-end").count():
+    # Classic War is luck: a run that loses every try at the Bronze Table (about 3 in
+    # 100) is followed by a fresh run, until one reaches the Silver Table.
+    for run in range(4):
+        page.goto(server.url + "/")
+        page.get_by_role("button", name="Tournament: War").click()
+        for attempt in range(5):   # a lost Bronze Table may be retried while the chips last
+            enter = page.locator(".run-enter")
+            enter.or_(page.locator(".run-end")).first.wait_for(timeout=15_000)
+            if second.is_visible() or page.locator(".run-end").count():
+                break
+            enter.click()
+            page.locator(".run-bar").wait_for()
+            tap_table(page, page.locator(".run-enter").or_(page.locator(".run-end")))
+        if second.is_visible():
             break
-        enter.click()
-        page.locator(".run-bar").wait_for()
-        tap_table(page, page.locator(".run-enter").or_(page.locator(".run-end")))
-    if not second.is_visible():
-        pytest.skip("this run lost every try at the Bronze Table")
+    assert second.is_visible(), "four Tournament runs lost every try at the Bronze Table"
     # Between tables the phone says what the Power War table asks, and Enter stays in reach.
     assert "choose up to 5 of your 5 unlocked powers" in page.locator(".run-next").inner_text()
     box = second.bounding_box()

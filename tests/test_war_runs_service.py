@@ -47,22 +47,29 @@ def test_a_class_of_runs_seats_each_student_alone_and_ranks_them_on_the_leader_b
     while run_of(ana)["phase"] == "match" and run_of(ana)["battles"] < 2:
         assert ana.act(REVEAL)["ok"]
     mine = run_of(ana)
-    assert mine["battles"] >= 1 or mine["cleared"] == 1
+    # First to 30 cards: in about 1 game in 16 the computer takes the first four
+    # battles and Ana is out of the run without a battle won.
+    assert mine["battles"] >= 1 or mine["cleared"] == 1 or mine["phase"] == "over"
+    ahead = mine["battles"] >= 1 or mine["cleared"] == 1
 
     classes = app.extensions["classes"]
     for board in (classes.overview(code), classes.public_overview(code)):
         st = board["standings"]
         assert st["columns"] == ["Stage reached", "Chips", "Battles won"]
-        assert [r["name"] for r in st["rows"]] == ["Ana", "Ben"]
-        assert [r["rank"] for r in st["rows"]] == [1, 2]
-        assert st["rows"][1]["cells"] == ["Table 1: Warm-up", "0", "0"]
-        assert st["rows"][0]["cells"][2] == str(mine["battles"])
+        rows = {r["name"]: r for r in st["rows"]}
+        if ahead:
+            assert [r["name"] for r in st["rows"]] == ["Ana", "Ben"]
+            assert [r["rank"] for r in st["rows"]] == [1, 2]
+        else:   # level on every count: they share the rank
+            assert [r["rank"] for r in st["rows"]] == [1, 1]
+        assert rows["Ben"]["cells"] == ["Table 1: Warm-up", "0", "0"]
+        assert rows["Ana"]["cells"][2] == str(mine["battles"])
         # The per-table score list stays empty for runs: the standings are the leader board.
         assert board["leaders"] == []
         reached = ("Table 2: Two of a kind" if mine["cleared"] else
                    "Out at Table 1: Warm-up" if mine["phase"] == "over" else "Table 1: Warm-up")
         assert [t["lines"] for t in board["tables"]] == [[f"{reached} · {mine['chips']} chips"],
-                                                         ["Table 1: Warm-up · 0 chips"]]
+                                                         ["Table 1: Warm-up · 0 chips"]]   # Ana's table first
         assert board["tables"][1]["progress"]["label"] == "0 of 6 tables cleared"
 
     # Progress is kept with the seat's token across a reload.
