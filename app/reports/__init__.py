@@ -234,7 +234,9 @@ def _moment_label(e: dict, started, names: list[str]) -> str:
 # ------------------------------------------------------------------ debrief
 # Tighter limits for a long game whose sheet would run past MAX_PAGES.
 LEVELS = {1: {"moments": 12, "votes": 3, "learning": 8, "notes": 10, "ruling_text": 220, "prompts": 5},
-          2: {"moments": 8, "votes": 2, "learning": 5, "notes": 5, "ruling_text": 110, "prompts": 3}}
+          2: {"moments": 8, "votes": 2, "learning": 5, "notes": 5, "ruling_text": 110, "prompts": 3},
+          # The last resort of a very long game: the rest is in log.csv and notes.csv.
+          3: {"moments": 5, "votes": 1, "learning": 3, "notes": 3, "ruling_text": 70, "prompts": 2}}
 MAX_PAGES = 3
 
 
@@ -354,7 +356,7 @@ def debrief_pdf(tables, code: str, *, student: bool = False, paper: str = "a4") 
     data = table_data(tables, code)
     section = game_section(data["table"].game, data)
     versions = [debrief_html(tables, code, student=student, paper=paper, data=data, section=section, compact=level)
-                for level in (0, 1, 2)]
+                for level in (0, *LEVELS)]
     return render_pdf(versions[0], fallback=versions[1:], max_pages=MAX_PAGES)
 
 

@@ -671,3 +671,23 @@ def test_a_run_saved_with_a_retired_perk_still_shows():
     assert war.view(s, 0)["public"]["run"]["perks"][0]["title"] == "Big bankroll"
     s, _ = war.apply(s, 0, ENTER)
     assert s["match"]["options"]["bankroll"] == 100
+
+
+def test_the_debrief_of_a_run_charts_its_tables_and_sums_it_up():
+    from app.engines.war.report import report
+    seed = first_seed("survival", [True, False])
+    s = war.new({"mode": "survival"}, ["Ana"], seed)
+    entries = []
+    for _ in range(2):
+        s, log = war.apply(s, 0, ENTER)
+        entries += log
+        s, log = play_table(s)
+        entries += log
+    assert s["status"] == "ended"
+    public = [dict(e, version=i) for i, e in enumerate(entries) if "visible_to" not in e]
+    section = report({"names": ["Ana"], "entries": public, "state": s, "result": war.result(s)})
+    assert section["series"]["label"] == "Tables cleared"
+    assert [p[1] for p in section["series"]["points"]] == [[0], [1]]
+    assert section["figures"]["rows"] == [{"seat": 0, "values": [1, s["run"]["chips"], s["run"]["battles"]]}]
+    texts = [m["text"] for m in section["moments"]]
+    assert texts[0] == "Ana enters Table 1: Warm-up: against Pip." and texts[-1].startswith("Ana loses Table 2")

@@ -102,7 +102,36 @@ def _powers(ctx: dict, n: int) -> tuple[list[str], list[str]]:
     return cells, prompts
 
 
+def _run_report(ctx: dict, run: dict) -> dict:
+    """A Tournament or Survival run: the tables cleared over the run, each table's
+    entry and result as key moments, and the run's own figures."""
+    name = (ctx.get("names") or ["The player"])[0]
+    cleared, points, moments, lost = 0, [[0, [0]]], [], 0
+    for e in ctx.get("entries", []):
+        t, v = e.get("t"), e.get("version", 0)
+        if t in ("run_enter", "run_won", "run_lost"):
+            moments.append({"version": v, "text": e.get("text", "")})
+        if t == "run_won":
+            cleared += 1
+            points.append([v, [cleared]])
+        elif t == "run_lost":
+            lost += 1
+    chips, battles = run.get("chips", 0), run.get("battles", 0)
+    figures = {"columns": ["Tables cleared", "Chips at the end", "Battles won"],
+               "rows": [{"seat": 0, "values": [run.get("cleared", cleared), chips, battles]}]}
+    prompts = [f"{name} cleared {run.get('cleared', cleared)} table(s). Which table was hardest, and was it the "
+               "opponents, the luck of the deal or the rules of that table?"]
+    if lost:
+        prompts.append("A lost table cost chips or ended the run. Would you have stopped earlier to keep your chips? "
+                       "Why or why not?")
+    return {"series": {"label": "Tables cleared", "unit": "tables", "points": points}, "moments": moments,
+            "figures": figures, "prompts": prompts, "counts": {"Tables lost": lost}, "unknown_kinds": {}}
+
+
 def report(ctx: dict) -> dict:
+    state = ctx.get("state")
+    if isinstance(state, dict) and isinstance(state.get("run"), dict):
+        return _run_report(ctx, state["run"])
     names = list(ctx.get("names") or [])
     n = len(names)
     name = lambda s: names[s] if isinstance(s, int) and 0 <= s < n else "A player"  # noqa: E731
