@@ -158,6 +158,13 @@ def test_a_game_without_lines_shows_none(api, phone, classes):
 
 
 # ------------------------------------------------- re-pairing after a match
+@pytest.fixture
+def app_context(app):
+    """The debrief's data names the teacher, read through the app's accounts."""
+    with app.app_context():
+        yield
+
+
 def record(tables, code):
     """Everything an ended table says about its match: the stored game, its events,
     replay, the board's and facilitator's views, the API summary and the debrief's data."""
@@ -176,7 +183,7 @@ def record(tables, code):
             "debrief": {k: ctx[k] for k in ("names", "result", "moments", "moves", "rulings", "notes")}}
 
 
-def test_after_a_match_ends_the_teacher_re_pairs_its_students_for_the_next_one(app, api, phone, classes, tables):
+def test_after_a_match_ends_the_teacher_re_pairs_its_students_for_the_next_one(app, api, phone, classes, tables, app_context):
     code = api("post", "/api/classes", {"game": GAME}, status=201)["code"]
     ana, ben, cara = seated(phone, code, "Ana", "Ben", "Cara")
     api("post", f"/api/classes/{code}/start")
@@ -238,7 +245,7 @@ def test_after_a_match_ends_the_teacher_re_pairs_its_students_for_the_next_one(a
     assert "Ana" in html and "Ben" in html
 
 
-def test_re_pairing_refuses_bad_moves_and_changes_nothing(api, phone, classes, tables, other_teacher, app):
+def test_re_pairing_refuses_bad_moves_and_changes_nothing(api, phone, classes, tables, other_teacher, app, app_context):
     """War tables of two: a student of a finished match joins a student of another."""
     code = api("post", "/api/classes", {"game": "war", "table_size": 2}, status=201)["code"]
     ana, ben, cara, dan = seated(phone, code, "Ana", "Ben", "Cara", "Dan")

@@ -25,6 +25,7 @@ def test_a_preset_fills_every_field_of_its_form(server, browser):  # noqa: F811
     page.get_by_role("button", name="Log in").click()
     form = page.locator("form").filter(has=page.get_by_role("button", name="Create a War table"))
     presets = form.get_by_role("group", name="Presets (fill every option below)")
+    presets.get_by_role("button", name="Classic").wait_for()   # the row shows once presets.js has run
     assert presets.get_by_role("button").all_inner_texts() == [
         "Classic", "Power War", "Wager Battle", "Power and Wager", "Tournament", "Survival"]
     assert presets.get_by_role("button", name="Classic").get_attribute("aria-pressed") == "true"  # the defaults
