@@ -151,8 +151,14 @@ def test_touch_users_pause_resume_and_restart_with_buttons(server, browser):  # 
     page.goto(server.url + "/")
     page.get_by_role("button", name="Quick Match against the computer: War").click()
     page.locator(".deck-button").filter(has_text="Reveal your card").wait_for()
-    page.locator(".deck-button").tap()                       # tap the deck
-    page.locator(".last-battle").filter(has_text="Battle 1:").wait_for()
+    first = page.locator(".last-battle").filter(has_text="Battle 1:")
+    at_war = page.locator(".deck-button:not([disabled])").filter(has_text="three go face down")
+    for _ in range(8):                                         # tap the deck (again in a war)
+        page.locator(".deck-button").tap()
+        first.or_(at_war).first.wait_for()
+        if first.is_visible():
+            break
+    first.wait_for()
     page.get_by_role("button", name="Pause the game").tap()
     page.get_by_role("button", name="Resume the game").wait_for()
     page.locator(".war-seat.mine .badge").filter(has_text="paused").wait_for()
