@@ -1,0 +1,109 @@
+"""Counting limits shared by every entry point: "at most N of these per key per window".
+
+One process keeps its counts in memory. With several processes (a message queue
+configured, which is Redis), the counts live in Redis so that a client cannot
+start again by reaching another process or opening a new connection: a guess of
+a table code counts the same whether it came by a socket `join`, a `watch`, or
+the HTTP routes.
+
+    limiter = app.extensions["limits"]
+    if not limiter.hit("code-guess", client_address(), limit=20, window=60):
+        ...refuse...
+
+`hit` counts one attempt and says whether it is allowed; `peek` says whether
+one more would be allowed without counting; `reset` forgets a key (a correct
+password clears its account's failures). Windows are sliding in memory and
+fixed (one Redis key per window) in Redis: the Redis variant may let up to
+twice the limit through across a window boundary, which is fine for a brake.
+If Redis is unreachable the limiter fails open for that call (logged): a
+limiter must not take the classroom down with it.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+
+log = logging.getLogger(__name__)
+
+MEMORY_KEYS_MAX = 50_000  # beyond this, keys whose windows have passed are forgotten
+
+
+class MemoryCounter:
+    def __init__(self):
+        self._hits: dict[tuple[str, str], deque] = {}
+        self._lock = threading.Lock()
+
+    def _stamps(self, scope: str, key: str, window: float, now: float) -> deque:
+        if len(self._hits) > MEMORY_KEYS_MAX:
+            for k in [k for k, q in self._hits.items() if not q or now - q[-1] >= window]:
+                del self._hits[k]
+        stamps = self._hits.setdefault((scope, key), deque())
+        while stamps and now - stamps[0] >= window:
+            stamps.popleft()
+        return stamps
+
+    def count(self, scope: str, key: str, window: float, add: bool) -> int:
+        now = time.monotonic()
+        with self._lock:
+            stamps = self._stamps(scope, key, window, now)
+            if add:
+                stamps.append(now)
+            return len(stamps)
+
+    def reset(self, scope: str, key: str) -> None:
+        with self._lock:
+            self._hits.pop((scope, key), None)
+
+
+class RedisCounter:
+    def __init__(self, url: str):
+        import redis  # only the scaled configuration needs it
+
+        self._redis = redis.Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0)
+
+    @staticmethod
+    def _name(scope: str, key: str, window: float) -> str:
+        return f"cg:limit:{scope}:{key}:{int(time.time() // window)}"
+
+    def count(self, scope: str, key: str, window: float, add: bool) -> int:
+        name = self._name(scope, key, window)
+        if not add:
+            return int(self._redis.get(name) or 0)
+        pipe = self._redis.pipeline()
+        pipe.incr(name)
+        pipe.expire(name, int(window) + 1)
+        return int(pipe.execute()[0])
+
+    def reset(self, scope: str, key: str) -> None:
+        for name in self._redis.scan_iter(match=f"cg:limit:{scope}:{key}:*", count=100):
+            self._redis.delete(name)
+
+
+class Limiter:
+    def __init__(self, redis_url: str | None = None):
+        self.counter = RedisCounter(redis_url) if redis_url and redis_url.startswith("redis") else MemoryCounter()
+        self.fallback = MemoryCounter()  # used while Redis is down
+
+    def _count(self, scope: str, key: str, window: float, add: bool) -> int:
+        try:
+            return self.counter.count(scope, key, window, add)
+        except Exception:  # noqa: BLE001 — Redis down: count in this process meanwhile
+            log.warning("limit store unreachable; counting %s in this process", scope)
+            return self.fallback.count(scope, key, window, add)
+
+    def hit(self, scope: str, key: str, *, limit: int, window: float) -> bool:
+        """Count one attempt; True if it is within `limit` per `window` seconds."""
+        return self._count(scope, str(key), window, True) <= limit
+
+    def peek(self, scope: str, key: str, *, limit: int, window: float) -> bool:
+        """True if one more attempt would be allowed (counts nothing)."""
+        return self._count(scope, str(key), window, False) < limit
+
+    def reset(self, scope: str, key: str) -> None:
+        try:
+            self.counter.reset(scope, str(key))
+        except Exception:  # noqa: BLE001
+            log.warning("limit store unreachable; could not reset %s", scope)
+        self.fallback.reset(scope, str(key))
