@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.db import make_engine
 from app.engines import war
-from app.tables import TableService
+from test_service import service  # noqa: F401  (the fixture: SQLite and PostgreSQL)
 
 HOLD, RESUME, RESTART, REVEAL = {"type": "hold"}, {"type": "resume"}, {"type": "restart"}, {"type": "reveal"}
 
@@ -21,13 +20,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def service(tmp_path):
-    db = make_engine(f"sqlite:///{tmp_path / 'controls.db'}")
-    yield TableService(db, bot_delay_scale=0)
-    db.dispose()
 
 
 @pytest.fixture

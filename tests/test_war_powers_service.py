@@ -1,26 +1,13 @@
-"""Power War through the table service (SQLite): loadout picks are order-free,
+"""Power War through the table service (SQLite and PostgreSQL): loadout picks are order-free,
 a computer seat chooses its loadout and answers counter windows, auto-playing
 seats never hold the table up, and a whole game replays to its snapshot."""
 from __future__ import annotations
 
 import pytest
 
-from app.accounts import Accounts
-from app.db import make_engine
 from app.engines.contract import strip_label
-from app.tables import ServiceError, TableService
-
-
-@pytest.fixture
-def service(tmp_path):
-    db = make_engine(f"sqlite:///{tmp_path / 'service.db'}")
-    yield TableService(db, bot_delay_scale=0)
-    db.dispose()
-
-
-@pytest.fixture
-def facilitator_id(service):
-    return Accounts(service.db).add("teacher", "password-123").id
+from app.tables import ServiceError
+from test_service import facilitator_id, service  # noqa: F401  (fixtures: SQLite and PostgreSQL)
 
 
 def listed(service, code, seat):
