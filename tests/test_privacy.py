@@ -73,9 +73,9 @@ def everything_about(app, code: str) -> str:
     table = tables.get(code)
     with app.app_context():
         report = debrief_html(tables, code)
-    parts = [json.dumps(table.state), json.dumps(table.timers),
-             json.dumps([(s.name, s.seat_index) for s in _all_seats(app, table.id)]),
-             json.dumps(tables.log_json(code)), json.dumps(tables.summary(code)), report,
+    dump = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731 ("Chloé" as typed, not escaped)
+    parts = [dump(table.state), dump(table.timers), dump([(s.name, s.seat_index) for s in _all_seats(app, table.id)]),
+             dump(tables.log_json(code)), dump(tables.summary(code)), report,
              log_csv([tables.log_json(code)])]
     return "\n".join(parts)
 
@@ -118,7 +118,8 @@ def test_retention_removes_every_name_and_replay_still_rebuilds_the_table(app, t
     code = _ended_table(app, teacher, game, names)
     tables, privacy = app.extensions["tables"], app.extensions["privacy"]
     before = everything_about(app, code)
-    assert all(n in before for n in names)  # the test means something: the names were there
+    for name in names:  # the test means something: each name was in the state, the log and the report
+        assert before.count(name) >= 3, name
 
     age(app, code, 31)
     assert privacy.cleanup() == [code]
@@ -227,7 +228,7 @@ def test_class_overview_and_class_debrief_lose_the_names_too(app, teacher):
     from app.reports.classes import class_debrief_html
 
     with app.app_context():
-        texts = json.dumps([classes.summary(klass.code), classes.overview(klass.code),
+        texts = json.dumps(ensure_ascii=False, obj=[classes.summary(klass.code), classes.overview(klass.code),
                             classes.public_overview(klass.code)]) + class_debrief_html(classes, tables, klass.code)
     for name in STUDENTS:
         assert name not in texts
