@@ -441,3 +441,44 @@ def test_no_template_or_static_file_refers_to_another_host():
         if urls:
             found[name] = urls
     assert found == {}
+
+
+def test_a_report_fetches_nothing_but_its_own_fonts(app, caplog):
+    """The PDF renderer (WeasyPrint) would follow an address in the HTML: it is given a
+    fetcher that loads the shipped fonts only."""
+    import socket
+    import threading
+
+    from app.reports import render_worker
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+    listener.settimeout(0.2)
+    port, hits, stop = listener.getsockname()[1], [], threading.Event()
+
+    def accept():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                continue
+            hits.append(conn.recv(200))
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    fonts = Path(app.static_folder, "fonts")
+    html = (f'<style>@font-face {{ font-family: T; src: url("{fonts.resolve().as_uri()}/DejaVuSans.ttf") }} '
+            f'body {{ font-family: T }}</style><link rel="stylesheet" href="http://127.0.0.1:{port}/s.css">'
+            f'<p>Hello <img src="http://127.0.0.1:{port}/pixel.png"></p>')
+    try:
+        pdf = render_worker.render([html], str(fonts))
+    finally:
+        stop.set()
+        thread.join(2)
+        listener.close()
+    assert pdf.startswith(b"%PDF") and hits == []
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 2 and all(f"127.0.0.1:{port}" in m for m in refused)  # the sheet and the image
+    assert not [r for r in caplog.records if "DejaVuSans" in r.getMessage()]  # the shipped font still loads
