@@ -168,3 +168,28 @@ def test_deleting_a_table_tells_the_board_and_the_phones(server, browser):  # no
     assert requests.get(f"{server.url}/api/tables/{code}", headers={"Authorization": f"Bearer {token}"},
                         timeout=10).status_code == 404
     other.close()
+
+
+def test_deleting_a_class_tells_its_board(server, browser):  # noqa: F811
+    token = server.api_token("teacher", FACILITATOR_PASSWORD)
+    klass = requests.post(f"{server.url}/api/classes", json={"game": "war", "options": {}, "table_size": 2},
+                          headers={"Authorization": f"Bearer {token}"}, timeout=10).json()["code"]
+    students = [LivePhone(server.url) for _ in range(2)]
+    for student, name in zip(students, ["Cy", "Di"]):
+        student.join(klass, name)
+    board = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    board.goto(f"{server.url}/board/{klass}")
+    board.get_by_text("Cy").first.wait_for()
+    teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    _login(teacher, server.url)
+    shot(teacher, "privacy-dashboard")
+    teacher.goto(f"{server.url}/facilitator/classes/{klass}")
+    teacher.locator(".class-table").first.wait_for()
+    shot(teacher, "privacy-class-page")
+    teacher.get_by_role("link", name="Delete this class and its data…").click()
+    teacher.get_by_role("button", name=f"Delete class {klass} for good").click()
+    teacher.get_by_text(f"Class {klass}, its 1 table and everything recorded about them were deleted.").wait_for()
+    board.get_by_text("This class was deleted by its teacher.").wait_for(timeout=10_000)
+    shot(board, "privacy-deleted-class-board")
+    for student in students:
+        student.close()
