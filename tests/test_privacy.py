@@ -482,3 +482,12 @@ def test_a_report_fetches_nothing_but_its_own_fonts(app, caplog):
     refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
     assert len(refused) == 2 and all(f"127.0.0.1:{port}" in m for m in refused)  # the sheet and the image
     assert not [r for r in caplog.records if "DejaVuSans" in r.getMessage()]  # the shipped font still loads
+
+
+def test_a_run_stops_starting_tables_after_its_time_slice(app, teacher):
+    privacy = app.extensions["privacy"]
+    codes = [_ended_table(app, teacher, "war", [f"Kid{i}a", f"Kid{i}b"], moves=1, seed=i) for i in range(3)]
+    for code in codes:
+        age(app, code, 31)
+    assert privacy.cleanup(seconds=0.0) == []  # the slice is over before the first
+    assert privacy.cleanup(seconds=60) == codes
