@@ -491,3 +491,59 @@ def test_a_run_stops_starting_tables_after_its_time_slice(app, teacher):
         age(app, code, 31)
     assert privacy.cleanup(seconds=0.0) == []  # the slice is over before the first
     assert privacy.cleanup(seconds=60) == codes
+
+
+@pytest.fixture
+def pg_app(tmp_path):
+    """The app on a private schema of the machine's PostgreSQL (as CI runs it scaled)."""
+    import uuid
+
+    from sqlalchemy import text
+
+    from app.db import make_engine
+    from conftest import make_app
+
+    schema = "privacy_" + uuid.uuid4().hex[:10]
+    admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)  # it only makes schemas
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    app = make_app(tmp_path, DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
+    yield app
+    app.extensions["notifier"].scheduler.stop()
+    app.extensions["db"].dispose()
+    with admin.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()
+
+
+def test_on_postgresql_two_cleanups_at_once_rewrite_a_table_once_and_deletion_empties_it(pg_app):
+    import threading
+
+    from app.privacy import PrivacyService
+
+    app = pg_app
+    teacher = app.extensions["accounts"].add("teacher", PASSWORD)
+    tables = app.extensions["tables"]
+    code = _ended_table(app, teacher, "war", ["Ana", "Ben"], moves=20)
+    age(app, code, 31)
+    table_id = tables.get(code).id
+    services = [PrivacyService(tables, app.extensions["classes"]) for _ in range(2)]
+    barrier, results = threading.Barrier(2), []
+
+    def run(service):
+        barrier.wait()
+        results.append(service.anonymize(table_id))
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in services]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results, key=lambda r: r is None) == [code, None]  # one rewrote it, the other found it taken
+    assert [s.name for s in tables.seats(code)] == ["Player 1", "Player 2"]
+    assert tables.notes(code)[0].text == "Player 2 explained the rules to me, Player 1."
+    assert tables.replay(code) == tables.get(code).state
+
+    deleted = app.extensions["privacy"].delete_table(teacher.id, code)
+    assert deleted.codes == [code] and tables.find(code) is None
+    assert _rows_of(app, table_id) == {"Event": 0, "Seat": 0, "Note": 0, "Refusal": 0}
