@@ -9,7 +9,10 @@ With a message queue the emits reach every process's sockets.
 
 The `Scheduler` fires the tables' timers (computer moves, auto-play,
 deadlines) in this process: those its own changes set, and, by polling the
-database, any other process's or those left from before a restart.
+database, any other process's or those left from before a restart. Its poll also
+runs the app's housekeeping chores (`app.extensions["housekeeping"]`: callables
+that each decide how often they really work, e.g. deleting day-old guided demos
+and removing expired student names).
 """
 from __future__ import annotations
 
