@@ -14,7 +14,7 @@ from sqlalchemy import func, select, update
 
 from app import engines
 from app.engines.contract import strip_label
-from app.models import ClassSession, Event, GameTable, Note, Refusal, Seat, utcnow
+from app.models import Event, GameTable, Note, Refusal, Seat, utcnow
 from app.tables import ServiceError
 from conftest import PASSWORD
 from phones import seated
