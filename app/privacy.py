@@ -32,6 +32,7 @@ Nothing here knows a game.
 """
 from __future__ import annotations
 
+import logging
 import re
 import time
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ from sqlmodel import Session
 
 from app.models import ClassSession, Event, GameTable, Note, Seat, utcnow
 from app.tables import ServiceError, TableService
+
+log = logging.getLogger(__name__)
 
 DEFAULTS = {
     "RETENTION_DAYS": 30,              # days after an ended table's last change before names go
@@ -140,8 +143,11 @@ class PrivacyService:
         if self.limits is not None and not self.limits.hit("privacy-cleanup", "all", limit=1,
                                                            window=float(self.config["PRIVACY_CLEANUP_EVERY"])):
             return []
-        return self.cleanup(limit=int(self.config["PRIVACY_CLEANUP_BATCH"]),
-                            seconds=float(self.config["PRIVACY_CLEANUP_SLICE"]))
+        codes = self.cleanup(limit=int(self.config["PRIVACY_CLEANUP_BATCH"]),
+                             seconds=float(self.config["PRIVACY_CLEANUP_SLICE"]))
+        if codes:
+            log.info("removed the student names of %d ended table(s): %s", len(codes), ", ".join(codes))
+        return codes
 
     @staticmethod
     def mapping(seats: list[Seat]) -> dict[str, str]:
