@@ -86,8 +86,28 @@ def expire_matches(now: float | None) -> None:
                + (f": {', '.join(codes)}." if codes else "."))
 
 
+privacy_cli = AppGroup("privacy", help="Student names: the retention clean-up.")
+
+
+@privacy_cli.command("cleanup")
+@click.option("--days", type=float, default=None,
+              help="Remove names from tables ended more than this many days ago (default: RETENTION_DAYS, 30).")
+def cleanup_privacy(days: float | None) -> None:
+    """Replace students' names by "Player 1", "Player 2"... in ended tables past the retention
+    period (a running server does this every few minutes too)."""
+    privacy = current_app.extensions["privacy"]
+    if days is not None:
+        if days < 0:
+            raise click.ClickException("--days cannot be negative.")
+        privacy.config["RETENTION_DAYS"] = days
+    codes = privacy.cleanup()
+    click.echo(f"Removed the student names of {len(codes)} table{'s' if len(codes) != 1 else ''}"
+               + (f": {', '.join(codes)}." if codes else "."))
+
+
 def register(app) -> None:
     app.cli.add_command(facilitator_cli)
     app.cli.add_command(db_cli)
     app.cli.add_command(demos_cli)
     app.cli.add_command(matches_cli)
+    app.cli.add_command(privacy_cli)

@@ -13,6 +13,7 @@
 | DEMO_PER_CLIENT/_WINDOW | 5 guided demos per address per 600 s  |
 | DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
 | DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
+| RETENTION_DAYS          | 30 days after a table ends, its students' names are removed |
 """
 from __future__ import annotations
 
@@ -56,6 +57,8 @@ def from_environment() -> dict:
         # Guided demos from the home page (app/demo.py): per address per window, at once, kept for.
         **{key: float(os.environ[key]) for key in ("DEMO_PER_CLIENT", "DEMO_WINDOW", "DEMO_GLOBAL_MAX",
                                                    "DEMO_MAX_AGE") if os.environ.get(key)},
+        # Student names in ended tables become "Player 1", "Player 2"... after this many days (app/privacy.py).
+        "RETENTION_DAYS": float(os.environ.get("RETENTION_DAYS", "30")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

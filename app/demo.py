@@ -30,10 +30,10 @@ import time
 from collections import deque
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 
 from app import engines
-from app.models import Event, GameTable, Note, Refusal, Seat, utcnow
+from app.models import GameTable, utcnow
 from app.tables import ServiceError, TableService
 
 DEFAULTS = {
@@ -143,11 +143,7 @@ class DemoService:
                                     GameTable.created_at < cutoff)).all()
             if not rows:
                 return []
-            ids = [r.id for r in rows]
-            tokens = s.execute(select(Seat.token_hash).where(Seat.table_id.in_(ids))).scalars().all()
-            for model in (Event, Note, Refusal, Seat):
-                s.execute(delete(model).where(model.table_id.in_(ids)))
-            s.execute(delete(GameTable).where(GameTable.id.in_(ids), GameTable.facilitator_id == None))  # noqa: E711
+            tokens = self.tables.purge(s, [r.id for r in rows])
             s.commit()
         for r in rows:
             self.tables.forget(r.code)

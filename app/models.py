@@ -89,6 +89,9 @@ class GameTable(SQLModel, table=True):
     demo: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    # When the retention clean-up replaced its students' names by "Player N" (app/privacy.py):
+    # set once, so a cleaned table is never rewritten again.
+    names_removed_at: Optional[datetime] = None
 
 
 class Seat(SQLModel, table=True):

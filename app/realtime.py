@@ -9,7 +9,10 @@ With a message queue the emits reach every process's sockets.
 
 The `Scheduler` fires the tables' timers (computer moves, auto-play,
 deadlines) in this process: those its own changes set, and, by polling the
-database, any other process's or those left from before a restart.
+database, any other process's or those left from before a restart. Its poll also
+runs the app's housekeeping chores (`app.extensions["housekeeping"]`: callables
+that each decide how often they really work, e.g. deleting day-old guided demos
+and removing expired student names).
 """
 from __future__ import annotations
 
@@ -102,6 +105,20 @@ class Notifier:
         if outcome.class_code:
             self.push_class(outcome.class_code)
         self.scheduler.add(outcome.code, outcome.next_due)
+
+    def deleted(self, deleted) -> None:
+        """A table or class was deleted (app/privacy.py `Deleted`): every phone, board and
+        facilitator page still open on it is told, and stops asking."""
+        from app.privacy import CLASS_DELETED_MESSAGE, DELETED_MESSAGE
+
+        message = CLASS_DELETED_MESSAGE if deleted.class_code else DELETED_MESSAGE
+        for token_hash in deleted.token_hashes:  # the phone forgets its seat, as when removed
+            socketio.emit("removed", {"message": message, "deleted": True}, to=seat_room(token_hash))
+        rooms = [f"{kind}:{code}" for code in deleted.codes for kind in ("board", "fac")]
+        if deleted.class_code:
+            rooms += [f"class:{deleted.class_code}", f"classboard:{deleted.class_code}"]
+        for room in rooms:
+            socketio.emit("deleted", {"message": message}, to=room)
 
     def table_changed(self, code: str) -> None:
         """A change made outside the live path (a join, a connection): refresh its viewers."""
@@ -206,9 +223,13 @@ class Scheduler:
                         next_poll = now + POLL_SECONDS
                         for code, _due in self.tables.due_tables(now):
                             codes.setdefault(code, True)
-                        demos = self.app.extensions.get("demos")
-                        if demos is not None:  # a day-old guided demo is deleted (app/demo.py)
-                            demos.cleanup_due()
+                        # Day-old guided demos (app/demo.py), expired student names (app/privacy.py)...
+                        for chore in self.app.extensions.get("housekeeping", ()):
+                            try:
+                                chore()
+                            except Exception:  # noqa: BLE001 - one failing chore must not stop the timers
+                                log.exception("housekeeping %s failed", getattr(chore, "__qualname__", chore))
+                            socketio.sleep(0)
                     for code, from_db in codes.items():
                         # One move per table per round, then let the sockets run: the
                         # database calls do not yield, and a long burst of moves would

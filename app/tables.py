@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from sqlalchemy import select as sa_select, update
+from sqlalchemy import delete, select as sa_select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -272,6 +272,18 @@ class TableService:
         if table.facilitator_id != facilitator_id:
             raise ServiceError("forbidden", "This table belongs to another facilitator.")
         return table
+
+    def purge(self, s: Session, ids: list[int]) -> list[str]:
+        """Delete these tables with their seats, events, notes and refusals (their timers
+        live in the rows) inside the open transaction; the caller commits, then `forget`s
+        their codes. Returns the seats' token hashes (whose phones may want telling)."""
+        if not ids:
+            return []
+        tokens = list(s.execute(sa_select(Seat.token_hash).where(Seat.table_id.in_(ids))).scalars().all())
+        for model in (Event, Note, Refusal, Seat):
+            s.execute(delete(model).where(model.table_id.in_(ids)))
+        s.execute(delete(GameTable).where(GameTable.id.in_(ids)))
+        return tokens
 
     # ------------------------------------------------- ORM writes (cold path)
     def stage(self, s: Session, table: GameTable, *, actor: str, action: dict, log: list,

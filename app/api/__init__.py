@@ -93,5 +93,14 @@ def get_table(code):
     return jsonify(tables.summary(code))
 
 
+@bp.delete("/tables/<code>")
+@token_required
+def delete_table(code):
+    """Delete the table and everything recorded about it (app/privacy.py)."""
+    deleted = current_app.extensions["privacy"].delete_table(g.facilitator.id, code.strip().upper())
+    current_app.extensions["notifier"].deleted(deleted)
+    return jsonify({"ok": True, "deleted": deleted.codes})
+
+
 from app.api import classes as _classes  # noqa: E402,F401  (class-session endpoints on this blueprint)
 from app.api import reports as _reports  # noqa: E402,F401  (debriefs, playtest reports and exports)

@@ -164,3 +164,12 @@ def message_class(code):
     text = _classes().clean_message(body.get("text"))
     sent = current_app.extensions["notifier"].message(klass.code, text)
     return jsonify({"ok": True, "text": text, "sent": sent})
+
+
+@bp.delete("/classes/<code>")
+@facilitator_required
+def delete_class(code):
+    """Delete the class, all its tables and everything recorded about them (app/privacy.py)."""
+    deleted = current_app.extensions["privacy"].delete_class(g.facilitator.id, _code(code))
+    current_app.extensions["notifier"].deleted(deleted)
+    return jsonify({"ok": True, "deleted": deleted.class_code, "tables": deleted.codes})

@@ -153,6 +153,7 @@ def dashboard():
     banks = current_app.extensions["banks"].banks_of(g.facilitator.id)
     return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
                            classes=classes, banks=banks, today=date.today().isoformat(),
+                           retention_days=current_app.extensions["privacy"].retention_days,
                            month_ago=(date.today() - timedelta(days=30)).isoformat())
 
 
@@ -242,3 +243,4 @@ from app.facilitator import classes as _classes  # noqa: E402,F401  (class-sessi
 from app.facilitator import hotseat as _hotseat  # noqa: E402,F401  (hotseat tables on this blueprint)
 from app.facilitator import banks as _banks  # noqa: E402,F401  (uploaded content banks)
 from app.facilitator import demo as _demo  # noqa: E402,F401  (guided demo tables to project)
+from app.facilitator import privacy as _privacy  # noqa: E402,F401  (deleting a table or a class)

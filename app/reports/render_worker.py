@@ -49,6 +49,32 @@ def printable(html: str, font_dir: str) -> str:
     return "".join(out)
 
 
+def local_fetcher(font_dir: str):
+    """WeasyPrint's fetcher for the shipped fonts (and data: URLs) only: a report never makes
+    the server request anything from the network, whatever an address in its HTML says."""
+    fonts = Path(font_dir).resolve().as_uri().rstrip("/") + "/"
+
+    def check(url: str) -> None:
+        if not (url.startswith("data:") or (url.startswith(fonts) and ".." not in url)):
+            raise ValueError(f"A report loads nothing but its own fonts (refused {url[:80]})")
+
+    try:
+        from weasyprint.urls import URLFetcher  # WeasyPrint 68 and later: a class
+    except ImportError:  # earlier: a function
+        from weasyprint import default_url_fetcher
+
+        def fetch(url: str, *args, **kwargs):
+            check(url)
+            return default_url_fetcher(url, *args, **kwargs)
+        return fetch
+
+    class LocalFetcher(URLFetcher):
+        def fetch(self, url, *args, **kwargs):
+            check(url)
+            return super().fetch(url, *args, **kwargs)
+    return LocalFetcher(allowed_protocols={"file", "data"})
+
+
 def render(htmls: list[str], font_dir: str, max_pages: int = 0) -> bytes:
     """The first HTML as a PDF; while it runs past `max_pages`, the next (tighter) one."""
     from weasyprint import HTML  # slow to import: only when a report is made
@@ -56,7 +82,7 @@ def render(htmls: list[str], font_dir: str, max_pages: int = 0) -> bytes:
     options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF, where the installed WeasyPrint knows the variant
     document = None
     for i, html in enumerate(htmls):
-        source = HTML(string=printable(html, font_dir))
+        source = HTML(string=printable(html, font_dir), url_fetcher=local_fetcher(font_dir))
         try:
             document = source.render(**options)
         except (KeyError, TypeError, ValueError):

@@ -17,6 +17,18 @@ export function connect({ auth } = {}) {
   socket.io.on("reconnect_attempt", () => set("offline", "Reconnecting…"));
   socket.on("connect_error", () => set("offline", "Offline — retrying"));
   window.addEventListener("offline", () => set("offline", "Offline — retrying"));
+  // The teacher deleted this table or class: say so in place of the page and stop
+  // reconnecting (its code now answers unknown_table). Phones get "removed" instead.
+  socket.on("deleted", (msg) => {
+    socket.disconnect();
+    if (badge) badge.hidden = true;
+    const note = document.createElement("p");
+    note.id = "deleted";
+    note.className = "card error deleted";
+    note.setAttribute("role", "alert");
+    note.textContent = msg.message;
+    (document.getElementById("main") || document.body).replaceChildren(note);
+  });
   return socket;
 }
 
