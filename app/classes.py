@@ -158,9 +158,12 @@ ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _stalled_a
 
 # ------------------------------------------------------------------ service
 class ClassService:
-    def __init__(self, db, tables: TableService):
+    def __init__(self, db, tables: TableService, *, tables_max: int = 200):
         self.db = db
         self.tables = tables
+        # A new name joining a full (or solo) class opens a table: a class has at most this many
+        # (CLASS_TABLES_MAX), so that nobody can fill the database by joining under made-up names.
+        self.tables_max = tables_max
         # When the overview first saw each student's seat disconnected (seat token hash ->
         # time.time()). Presence itself has no clock; the overview is recomputed on every
         # change of a class table, a disconnection included, so this is close enough.
@@ -300,11 +303,19 @@ class ClassService:
             return klass
         raise ServiceError("bad_request", "Could not allocate a class code; try again.")
 
-    def _new_table(self, klass: ClassSession, rows: list[dict]) -> str:
-        """A lobby table for the class: an unused empty one if any, else a fresh one."""
+    @staticmethod
+    def _spare(rows: list[dict]) -> str | None:
+        """An unused empty lobby table of the class, if any."""
         for r in rows:
             if r["table"].status == "lobby" and not r["seats"] and not r["table"].locked:
                 return r["table"].code
+        return None
+
+    def _new_table(self, klass: ClassSession, rows: list[dict]) -> str:
+        """A lobby table for the class: an unused empty one if any, else a fresh one."""
+        spare = self._spare(rows)
+        if spare is not None:
+            return spare
         return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id).code
 
     @staticmethod
@@ -603,6 +614,9 @@ class ClassService:
                                                  "Add an initial or pick another name.")
             layout, lobby = self._layout(rows)
             index = seating.place(layout, rule, size)
+            if index is None and len(rows) >= self.tables_max and not self._spare(rows):
+                raise ServiceError("table_full", f"This class already has {self.tables_max} tables, the most a "
+                                                 "class can have, so there is no seat for you. Tell your teacher.")
             table_code = lobby[index]["table"].code if index is not None else self._new_table(klass, rows)
             computers = rule.solo_computers if size == seating.SOLO else 0
             return self.class_join(table_code, name, class_id=klass.id, class_version=klass.version,

@@ -13,6 +13,10 @@
 | DEMO_PER_CLIENT/_WINDOW | 5 guided demos per address per 600 s  |
 | DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
 | DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
+| CODE_GUESS_LIMIT/_WINDOW| 60 wrong codes per address per 60 s   |
+| CODE_GUESS_HOURLY       | 600 wrong codes per address per hour  |
+| SEATS_PER_ADDRESS/SEATS_WINDOW | 120 new seats per address per 60 s |
+| CLASS_TABLES_MAX        | 200 tables per class session          |
 """
 from __future__ import annotations
 
@@ -56,6 +60,13 @@ def from_environment() -> dict:
         # Guided demos from the home page (app/demo.py): per address per window, at once, kept for.
         **{key: float(os.environ[key]) for key in ("DEMO_PER_CLIENT", "DEMO_WINDOW", "DEMO_GLOBAL_MAX",
                                                    "DEMO_MAX_AGE") if os.environ.get(key)},
+        # Brakes per client address (app/guard.py says why these numbers) and per class session.
+        "CODE_GUESS_LIMIT": int(os.environ.get("CODE_GUESS_LIMIT", "60")),
+        "CODE_GUESS_WINDOW": float(os.environ.get("CODE_GUESS_WINDOW", "60")),
+        "CODE_GUESS_HOURLY": int(os.environ.get("CODE_GUESS_HOURLY", "600")),
+        "SEATS_PER_ADDRESS": int(os.environ.get("SEATS_PER_ADDRESS", "120")),
+        "SEATS_WINDOW": float(os.environ.get("SEATS_WINDOW", "60")),
+        "CLASS_TABLES_MAX": int(os.environ.get("CLASS_TABLES_MAX", "200")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

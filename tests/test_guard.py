@@ -1,0 +1,171 @@
+"""Brakes found by probing the running server (app/guard.py, app/names.py).
+
+* Wrong codes count per client address, in one scope shared by the socket `join`
+  and `watch` and every anonymous page that takes a code, across connections.
+* New seats count per address; a class session has at most CLASS_TABLES_MAX tables.
+* Names: invisible-only names and stacked combining marks are refused, look-alike
+  letters make the same name, and rude names are refused unless the teacher
+  switched the filter off for the table or class.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.security import CODE_ALPHABET, new_code
+from phones import seated
+
+
+def error_code(ack):
+    assert ack["ok"] is False, ack
+    assert set(ack["error"]) == {"code", "message"} and ack["error"]["message"]
+    return ack["error"]["code"]
+
+
+def client_at(app, address: str):
+    """An HTTP client whose requests come from `address` (as request.remote_addr)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+@pytest.fixture
+def phone_at(app, phone):
+    """A new phone (its own Socket.IO connection) whose handshake came from `address`."""
+    return lambda address, **kw: phone(flask_client=client_at(app, address), **kw)
+
+
+def wrong_codes(tables, classes, count: int) -> list[str]:
+    """Well-formed codes that name no table or class."""
+    out = []
+    while len(out) < count:
+        code = new_code()
+        if tables.find(code) is None and classes.find(code) is None and code not in out:
+            out.append(code)
+    return out
+
+
+@pytest.fixture
+def api(app, teacher_token):
+    client = app.test_client()
+
+    def call(method, path, body=None, status=200):
+        response = getattr(client, method)(path, headers={"Authorization": f"Bearer {teacher_token}"}, json=body)
+        assert response.status_code == status, (response.status_code, response.get_json())
+        return response.get_json()
+
+    return call
+
+
+# ------------------------------------------------------------ code guessing
+def test_wrong_codes_count_per_address_across_connections_and_routes(app, phone_at, war_table):
+    """The default limit: 60 wrong codes a minute per address, whatever carried them."""
+    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    wrong = iter(wrong_codes(tables, classes, 60))
+    first, second = phone_at("10.0.0.1"), phone_at("10.0.0.1")
+    http = client_at(app, "10.0.0.1")
+    for _ in range(20):
+        assert error_code(first.join(next(wrong), "Ana")) == "unknown_table"
+    for _ in range(20):
+        assert error_code(second.send("watch", {"code": next(wrong)})) == "unknown_table"
+    for route in ("/join/{}", "/qr/{}.svg", "/board/{}", "/?code={}") * 5:
+        assert http.get(route.format(next(wrong))).status_code == 404
+    # 60 wrong codes: now even the right code is refused from this address, on any route and
+    # on a brand-new connection, so a guess beyond the limit learns nothing.
+    third = phone_at("10.0.0.1")
+    ack = third.join(war_table.code, "Ana")
+    assert error_code(ack) == "rate_limited" and "wrong codes" in ack["error"]["message"]
+    assert error_code(third.send("watch", {"code": war_table.code})) == "rate_limited"
+    for route in ("/join/{}", "/qr/{}.svg", "/board/{}", "/hotseat/{}", "/?code={}"):
+        response = http.get(route.format(war_table.code))
+        assert response.status_code == 429 and response.headers["Retry-After"] == "60"
+        assert b"Too many wrong codes" in response.data
+    assert tables.seats(war_table.code) == []  # the refused join seated nobody
+    # Another address (another school) is not affected.
+    assert phone_at("10.0.0.2").join(war_table.code, "Ana")["ok"]
+    assert client_at(app, "10.0.0.2").get(f"/qr/{war_table.code}.svg").status_code == 200
+
+
+def test_malformed_and_right_codes_are_not_counted(app, phone_at, war_table):
+    p = phone_at("10.0.0.3")
+    for _ in range(40):  # a malformed code cannot be a guess
+        assert error_code(p.join("AB", "Ana")) == "unknown_table"
+        assert p.send("watch", {"code": war_table.code})["ok"]
+    http = client_at(app, "10.0.0.3")
+    for _ in range(40):
+        assert http.get(f"/qr/{war_table.code}.svg").status_code == 200
+        assert http.get("/join/0OIL1").status_code == 404
+    assert p.join(war_table.code, "Ana")["ok"]
+
+
+@pytest.mark.app_config(CODE_GUESS_LIMIT=6, CODE_GUESS_WINDOW=1.0)
+def test_hotseat_and_online_links_count_too_and_the_limit_passes_with_its_window(app, war_table):
+    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    wrong = iter(wrong_codes(tables, classes, 7))
+    http = client_at(app, "10.0.0.4")
+    assert http.get(f"/hotseat/{next(wrong)}").status_code == 404
+    assert http.post(f"/hotseat/{next(wrong)}/claim", json={"secret": "s" * 32}).status_code == 404
+    assert http.get(f"/online/{next(wrong)}").status_code == 404
+    assert http.post(f"/online/{next(wrong)}/resume", json={"secret": "s" * 32}).status_code == 404
+    assert http.post(f"/online/{next(wrong)}/invitation", json={"secret": "s" * 32}).status_code == 404
+    assert http.get(f"/join/{next(wrong)}").status_code == 404
+    limited = http.post(f"/online/{next(wrong)}/resume", json={"secret": "s" * 32})
+    assert limited.status_code == 429 and limited.get_json()["error"]["code"] == "rate_limited"
+    assert http.post(f"/hotseat/{war_table.code}/claim", json={"secret": "s" * 32}).status_code == 429
+    assert http.get(f"/join/{war_table.code}").status_code == 429
+    time.sleep(1.1)
+    assert http.get(f"/join/{war_table.code}").status_code == 200
+
+
+def test_a_class_of_35_behind_one_address_mistyping_once_each_all_join(app, phone_at, api):
+    """A whole class behind one school NAT address: each student mistypes the code once."""
+    code = api("post", "/api/classes", {"game": "war", "table_size": 4}, status=201)["code"]
+    mistyped = code[:-1] + next(c for c in CODE_ALPHABET if c != code[-1])
+    students = []
+    for n in range(35):
+        p = phone_at("192.168.1.1")
+        assert error_code(p.join(mistyped, f"Student {n}")) == "unknown_table"
+        assert p.join(code, f"Student {n}")["ok"]
+        students.append(p)
+    summary = api("get", f"/api/classes/{code}")
+    assert sum(len(t["seats"]) for t in summary["tables"]) == 35
+
+
+# --------------------------------------------------------------- join flooding
+@pytest.mark.app_config(SEATS_PER_ADDRESS=4)
+def test_new_seats_per_address_are_limited_and_refusals_do_not_count(app, phone_at, war_table, api):
+    code = api("post", "/api/classes", {"game": "war", "table_size": "solo"}, status=201)["code"]
+    classes = app.extensions["classes"]
+    seated_names = ["Ana", "Ben", "Cat", "Dan"]
+    for name in seated_names[:3]:
+        assert phone_at("10.0.1.1").join(code, name)["ok"]
+    for _ in range(3):  # refused joins are not new seats: they count nothing
+        assert error_code(phone_at("10.0.1.1").join(code, "Ana")) == "name_taken"
+    assert phone_at("10.0.1.1").join(code, seated_names[3])["ok"]
+    ack = phone_at("10.0.1.1").join(code, "Eve")
+    assert error_code(ack) == "rate_limited" and "Wait a minute" in ack["error"]["message"]
+    assert error_code(phone_at("10.0.1.1").join(war_table.code, "Eve")) == "rate_limited"  # any table
+    tables = classes.summary(code)["tables"]
+    assert sorted(s["name"] for t in tables for s in t["seats"] if not s["computer"]) == seated_names
+    assert phone_at("10.0.1.2").join(code, "Eve")["ok"]  # another address
+
+
+@pytest.mark.app_config(CLASS_TABLES_MAX=3)
+def test_a_class_has_at_most_class_tables_max_tables(app, phone_at, api, teacher):
+    """A solo class opens a table per new name: the cap stops a flood of made-up names."""
+    code = api("post", "/api/classes", {"game": "war", "table_size": "solo"}, status=201)["code"]
+    for n, name in enumerate(["Ana", "Ben", "Cat"]):
+        assert phone_at(f"10.0.2.{n}").join(code, name)["ok"]
+    ack = phone_at("10.0.2.9").join(code, "Dan")
+    assert error_code(ack) == "table_full"
+    assert "3 tables" in ack["error"]["message"] and "teacher" in ack["error"]["message"]
+    summary = api("get", f"/api/classes/{code}")
+    assert len(summary["tables"]) == 3
+    assert [s["name"] for t in summary["tables"] for s in t["seats"] if not s["computer"]] == ["Ana", "Ben", "Cat"]
+    # The teacher's overview still works, over the socket and as a page.
+    fac = phone_at("10.0.2.10", auth={"token": app.extensions["accounts"].issue_token(teacher.id)})
+    assert fac.send("watch", {"code": code, "role": "facilitator"})["ok"]
+    overview = fac.received("overview")[-1]
+    assert len(overview["tables"]) == 3
+    assert api("get", f"/api/classes/{code}/overview")
