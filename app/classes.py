@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from app import engines, seating
 from app.engines.contract import IllegalAction
 from app.models import ClassSession, Event, GameTable, Seat, utcnow
-from app.security import InputError, clean_name, has_nul, hash_token, name_key, new_code, new_token
+from app.security import InputError, check_polite, clean_name, has_nul, hash_token, name_key, new_code, new_token
 from app.tables import ServiceError, TableService, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
@@ -270,7 +270,7 @@ class ClassService:
 
     # ----------------------------------------------------------- create
     def create(self, facilitator_id: int, game, options=None, table_size=None,
-               fill_with_computer=False) -> ClassSession:
+               fill_with_computer=False, name_filter=True) -> ClassSession:
         if not isinstance(game, str):
             raise ServiceError("bad_request", "Send the game's key, one of: " + ", ".join(engines.keys()) + ".")
         if options is None:
@@ -279,6 +279,8 @@ class ClassService:
             raise ServiceError("bad_request", "options must be an object of the game's options.")
         if not isinstance(fill_with_computer, bool):
             raise ServiceError("bad_request", "fill_with_computer must be true or false.")
+        if not isinstance(name_filter, bool):
+            raise ServiceError("bad_request", "name_filter must be true or false.")
         try:
             spec = engines.spec(game)
             resolved = engines.options_for(game, options)
@@ -296,7 +298,7 @@ class ClassService:
                 continue
             klass = ClassSession(code=code, game=game, options=resolved, facilitator_id=facilitator_id,
                                  table_size=1 if size == seating.SOLO else size,
-                                 fill_with_computer=fill_with_computer)
+                                 fill_with_computer=fill_with_computer, name_filter=name_filter)
             with self._session() as s:
                 s.add(klass)
                 s.commit()
@@ -316,7 +318,8 @@ class ClassService:
         spare = self._spare(rows)
         if spare is not None:
             return spare
-        return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id).code
+        return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id,
+                                        name_filter=klass.name_filter).code
 
     @staticmethod
     def _settle(attempt, busy: str = "The class is very busy; please try again."):
@@ -602,6 +605,8 @@ class ClassService:
             raise ServiceError("game_over", "This class session has ended.")
         try:
             name = clean_name(name)
+            if klass.name_filter:  # here too, before a table is opened for it (seat_student checks again)
+                check_polite(name)
         except InputError as exc:
             raise ServiceError("bad_request", str(exc))
         rule, size = self.rule(klass), self.table_size(klass)

@@ -169,3 +169,123 @@ def test_a_class_has_at_most_class_tables_max_tables(app, phone_at, api, teacher
     overview = fac.received("overview")[-1]
     assert len(overview["tables"]) == 3
     assert api("get", f"/api/classes/{code}/overview")
+
+
+# ------------------------------------------------------------------- names
+INVISIBLE_NAMES = ["\u3164", "\u115f\u1160", "\uffa0\uffa0", "\u2800\u2800\u2800", "\u200b\u200c\u200d",
+                   "\u2060\ufeff", "\u00ad", "\u3000\u2003", "\u3164 \u2800", "\u034f\ufe0f", "\u0301\u0301"]
+ZALGO = ["Z\u0334\u0321\u031b\u0324a\u0338l", "A\u0301\u0300\u0302", "Ann\u0303\u0303", "\u0e2a\u0e49\u0e49\u0e49",
+         "a" + "\u0489" * 5]
+REAL_NAMES = ["Nguyễn Thị Ánh", "Trần Đức Hương", "Phạm Ngọc Ẩn", "Ọ̀ṣọ́ Adéọlá", "שָׁלוֹם שִׁמְשׁוֹן",
+              "སྒྲོལ་མ", "สมศักดิ์", "ปิ่น", "प्रिया", "مُحَمَّد", "Zoë Ørsted", "Ĳsbrand Ŀuís", "José María",
+              "李小龍", "김민준", "Åsa-Lena O'Neil", "😀 Sam"]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES)
+def test_a_name_of_invisible_characters_is_refused(phone, war_table, tables, name):
+    ack = phone().join(war_table.code, name)
+    assert error_code(ack) == "bad_request" and "name" in ack["error"]["message"]
+    assert tables.seats(war_table.code) == []
+
+
+@pytest.mark.parametrize("name", ZALGO)
+def test_marks_stacked_on_one_letter_are_refused(phone, war_table, tables, name):
+    ack = phone().join(war_table.code, name)
+    assert error_code(ack) == "bad_request" and "marks" in ack["error"]["message"]
+    assert tables.seats(war_table.code) == []
+
+
+def test_real_names_with_accents_and_marks_pass_composed_or_not(app, api, phone):
+    import unicodedata
+
+    code = api("post", "/api/classes", {"game": "war", "table_size": 4}, status=201)["code"]
+    names = REAL_NAMES + [unicodedata.normalize("NFD", "Nguyễn Văn Bảo")]
+    for name in names:
+        ack = phone().join(code, name)
+        assert ack["ok"], (name, ack)
+    seated_names = {s["name"] for t in api("get", f"/api/classes/{code}")["tables"] for s in t["seats"]}
+    assert seated_names == {unicodedata.normalize("NFC", n) for n in names}
+
+
+def test_invisible_characters_inside_a_name_are_dropped_so_it_is_the_same_name(phone, war_table, tables):
+    assert phone().join(war_table.code, "Ann")["ok"]
+    for twin in ["Ann\u3164", "A\u200bnn", "\u2800Ann", "An\u00adn", "Ann\ufe0f"]:
+        assert error_code(phone().join(war_table.code, twin)) == "name_taken"
+    assert [s.name for s in tables.seats(war_table.code)] == ["Ann"]
+
+
+LOOK_ALIKES = ["\u0410nn", "ANN", "\u0391\u039d\u039d", "\uff21\uff4e\uff4e", "A\u0578\u0578", "\U0001d400nn"]
+
+
+@pytest.mark.parametrize("twin", LOOK_ALIKES)
+def test_look_alike_letters_make_the_same_name_at_a_table_and_in_a_class(phone, war_table, api, twin):
+    assert phone().join(war_table.code, "Ann")["ok"]
+    ack = phone().join(war_table.code, twin)
+    assert error_code(ack) == "name_taken"
+    code = api("post", "/api/classes", {"game": "war", "table_size": 2}, status=201)["code"]
+    assert phone().join(code, "Ann")["ok"]
+    assert phone().join(code, "Ben")["ok"]  # the first table is full: the twin would sit at another
+    assert error_code(phone().join(code, twin)) == "name_taken"
+
+
+def test_different_names_in_other_scripts_stay_different(phone, war_table):
+    for name in ["Ann", "Анна", "Άννα", "Anne", "Ánn"]:
+        assert phone().join(war_table.code, name)["ok"], name
+
+
+# -------------------------------------------------------------- rude names
+RUDE = ["Fuck", "FUUUCK", "Fück", "\uff26\uff35\uff23\uff2b", "f.u.c.k", "5h1t", "B1TCH", "a55", "BigDick",
+        "Dick Smith", "d i c k", "\u0430ss", "Mr Fuckface"]
+POLITE = ["Scunthorpe", "Dickens", "Cassandra", "Hancock", "Yamashita", "Sexton", "Cumming", "Essex",
+          "Assia", "Fukuda", "Pornchai", "Matsushita"]
+
+
+def test_rude_names_are_refused_kindly_without_repeating_the_word(phone, war_table, tables):
+    for name in RUDE:
+        ack = phone().join(war_table.code, name)
+        assert error_code(ack) == "bad_request", name
+        message = ack["error"]["message"]
+        assert message == "Please choose a different name: that one might upset someone."
+    assert tables.seats(war_table.code) == []
+
+
+def test_names_that_only_contain_a_rude_word_pass(app, api, phone):
+    code = api("post", "/api/classes", {"game": "war", "table_size": 4}, status=201)["code"]
+    for name in POLITE:
+        assert phone().join(code, name)["ok"], name
+
+
+def test_the_teacher_can_switch_the_filter_off_per_table_and_per_class(app, api, phone, tables):
+    on = api("post", "/api/tables", {"game": "war"}, status=201)["code"]
+    off = api("post", "/api/tables", {"game": "war", "name_filter": False}, status=201)["code"]
+    assert error_code(phone().join(on, "Dick")) == "bad_request"
+    assert phone().join(off, "Dick")["ok"]
+    klass_on = api("post", "/api/classes", {"game": "war", "table_size": "solo"}, status=201)["code"]
+    klass_off = api("post", "/api/classes", {"game": "war", "table_size": "solo", "name_filter": False},
+                    status=201)["code"]
+    assert error_code(phone().join(klass_on, "Dick")) == "bad_request"
+    assert api("get", f"/api/classes/{klass_on}")["tables"] == []  # no table was opened for it
+    assert phone().join(klass_off, "Dick")["ok"]
+    for body in ({"game": "war", "name_filter": "no"}, {"game": "war", "name_filter": 0}):
+        assert api("post", "/api/tables", body, status=400)["error"]["message"] == "name_filter must be true or false."
+        api("post", "/api/classes", body, status=400)
+
+
+def test_the_create_forms_offer_refuse_rude_names_ticked(app, teacher, tables, phone):
+    from test_classes import logged_in
+
+    client, csrf = logged_in(app)
+    page = client.get("/facilitator/").get_data(as_text=True)
+    forms = page.count('action="/facilitator/tables"') + page.count('action="/facilitator/classes"')
+    assert forms >= 2 and page.count('name="name_filter" value="1" checked> Refuse rude names') == forms
+    made = {}
+    for label, sent in (("ticked", ["0", "1"]), ("unticked", ["0"]), ("absent", None)):
+        data = {"game": "war", "csrf": csrf, **({"name_filter": sent} if sent else {})}
+        table = client.post("/facilitator/tables", data=data)
+        klass = client.post("/facilitator/classes", data=dict(data, table_size="solo"))
+        made[label] = (table.headers["Location"].rsplit("/", 1)[1], klass.headers["Location"].rsplit("/", 1)[1])
+    classes = app.extensions["classes"]
+    assert {k: (tables.get(t).name_filter, classes.get(c).name_filter) for k, (t, c) in made.items()} == {
+        "ticked": (True, True), "unticked": (False, False), "absent": (True, True)}
+    assert error_code(phone().join(made["ticked"][1], "Twat")) == "bad_request"
+    assert phone().join(made["unticked"][1], "Twat")["ok"]
