@@ -36,7 +36,8 @@ INVISIBLE = frozenset(
 # most 2 on one letter (Vietnamese needs 2: ễ is e + circumflex + tilde).
 GENERIC_MARKS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
 GENERIC_MARKS_MAX = 2
-# Any marks on one letter: Tibetan stacks 3 (སྒྲོ), Hebrew with points 3 (שָּׁ); more is a pile.
+# Any marks on one letter: Tibetan stacks 3 (sgro: U+0F66 U+0F92 U+0FB2 U+0F7C), Hebrew with
+# points 3 (שָּׁ); more is a pile.
 MARKS_MAX = 4
 
 # Look-alikes of Latin letters, by case (a capital Greek Eta is an H, a small eta an n).

@@ -58,9 +58,9 @@ def clean_name(raw) -> str:
     if not isinstance(raw, str):
         raise InputError("Please type a name.")
     name = names.visible_text(raw)
-    if not name:
+    if not raw.strip():
         raise InputError("Please type a name.")
-    if not names.shows_something(name):
+    if not names.shows_something(name):  # typed, but nothing that shows (the empty string included)
         raise InputError("Please type a name with letters or digits: blank and invisible characters do not show.")
     if names.stacked_marks(name):
         raise InputError("Please type your name without extra marks piled on its letters.")

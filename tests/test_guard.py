@@ -173,7 +173,7 @@ def test_a_class_has_at_most_class_tables_max_tables(app, phone_at, api, teacher
 
 # ------------------------------------------------------------------- names
 INVISIBLE_NAMES = ["\u3164", "\u115f\u1160", "\uffa0\uffa0", "\u2800\u2800\u2800", "\u200b\u200c\u200d",
-                   "\u2060\ufeff", "\u00ad", "\u3000\u2003", "\u3164 \u2800", "\u034f\ufe0f", "\u0301\u0301"]
+                   "\u2060\ufeff", "\u00ad", "\u3000\u3164\u2003", "\u3164 \u2800", "\u034f\ufe0f", "\u0301\u0301"]
 ZALGO = ["Z\u0334\u0321\u031b\u0324a\u0338l", "A\u0301\u0300\u0302", "Ann\u0303\u0303", "\u0e2a\u0e49\u0e49\u0e49",
          "a" + "\u0489" * 5]
 REAL_NAMES = ["Nguyễn Thị Ánh", "Trần Đức Hương", "Phạm Ngọc Ẩn", "Ọ̀ṣọ́ Adéọlá", "שָׁלוֹם שִׁמְשׁוֹן",
@@ -184,7 +184,14 @@ REAL_NAMES = ["Nguyễn Thị Ánh", "Trần Đức Hương", "Phạm Ngọc Ẩ
 @pytest.mark.parametrize("name", INVISIBLE_NAMES)
 def test_a_name_of_invisible_characters_is_refused(phone, war_table, tables, name):
     ack = phone().join(war_table.code, name)
-    assert error_code(ack) == "bad_request" and "name" in ack["error"]["message"]
+    assert error_code(ack) == "bad_request" and "invisible characters do not show" in ack["error"]["message"]
+    assert tables.seats(war_table.code) == []
+
+
+def test_a_name_of_blank_spaces_is_refused(phone, war_table, tables):
+    for name in ["", "   ", "\u3000\u2003", "\u00a0\u202f\n"]:
+        ack = phone().join(war_table.code, name)
+        assert error_code(ack) == "bad_request" and ack["error"]["message"] == "Please type a name."
     assert tables.seats(war_table.code) == []
 
 
