@@ -158,7 +158,7 @@ ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _stalled_a
 
 # ------------------------------------------------------------------ service
 class ClassService:
-    def __init__(self, db, tables: TableService, *, tables_max: int = 200):
+    def __init__(self, db, tables: TableService, *, tables_max: int):
         self.db = db
         self.tables = tables
         # A new name joining a full (or solo) class opens a table: a class has at most this many

@@ -379,7 +379,8 @@ def on_watch(conn: Connection, payload):
     tables, classes, _notifier = services()
     code, kind = current_app.extensions["guard"].look_up(
         client_address(), payload["code"],
-        lambda c: "class" if classes.find(c) else "table" if tables.find(c) else None)
+        lambda c: "class" if classes.find(c) else "table" if tables.find(c) else None,
+        facilitator=conn.facilitator_id is not None)
     if kind is None:
         raise ServiceError("unknown_table", "There is no table with that code.")
     role = payload.get("role", "board")

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from app.security import CODE_ALPHABET, new_code
-from phones import seated
+from test_live_server import postgres_schema  # noqa: F401  (a fixture)
 
 
 def error_code(ack):
@@ -116,6 +116,60 @@ def test_hotseat_and_online_links_count_too_and_the_limit_passes_with_its_window
     assert http.get(f"/join/{war_table.code}").status_code == 429
     time.sleep(1.1)
     assert http.get(f"/join/{war_table.code}").status_code == 200
+
+
+@pytest.mark.app_config(CODE_GUESS_LIMIT=2)
+def test_the_teachers_board_and_overview_keep_working_behind_a_braked_address(app, phone, phone_at, api, teacher):
+    from test_classes import logged_in
+
+    code = api("post", "/api/classes", {"game": "war", "table_size": 4}, status=201)["code"]
+    wrong = wrong_codes(app.extensions["tables"], app.extensions["classes"], 2)
+    student = phone_at("10.0.3.1")
+    for guess in wrong:
+        assert error_code(student.join(guess, "Ana")) == "unknown_table"
+    assert error_code(student.join(code, "Ana")) == "rate_limited"
+    assert client_at(app, "10.0.3.1").get(f"/board/{code}").status_code == 429
+    teacher_browser, _csrf = logged_in(app)
+    teacher_browser.environ_base["REMOTE_ADDR"] = "10.0.3.1"
+    assert teacher_browser.get(f"/board/{code}").status_code == 200
+    overview = phone_at("10.0.3.1", auth={"token": app.extensions["accounts"].issue_token(teacher.id)})
+    assert overview.send("watch", {"code": code, "role": "facilitator"})["ok"]
+    board = phone(flask_client=teacher_browser)  # the projected board: the teacher's logged-in browser
+    assert board.send("watch", {"code": code})["ok"]
+
+
+@pytest.mark.live
+def test_two_server_processes_share_the_wrong_code_count_through_redis(tmp_path, postgres_schema):
+    """Scaled: a guesser reaching two processes (one address) meets one count, in Redis.
+    An odd window (3599 s) keeps this test's Redis keys apart from other tests' guesses."""
+    import uuid
+
+    import requests
+
+    from live import LivePhone, LiveServer
+
+    shared = {"DATABASE_URL": postgres_schema, "SOCKETIO_MESSAGE_QUEUE": "redis://127.0.0.1:6379/0",
+              "SECRET_KEY": "guard-" + uuid.uuid4().hex, "CODE_GUESS_LIMIT": "4", "CODE_GUESS_WINDOW": "3599"}
+    first, second = LiveServer(tmp_path / "a", **shared), LiveServer(tmp_path / "b", **shared)
+    phones = []
+    try:
+        first.add_facilitator()
+        first.start()
+        second.start()
+        code = first.create_table(first.api_token())
+        phones = [LivePhone(first.url), LivePhone(second.url)]
+        guesses = [c for c in (new_code() for _ in range(20)) if c != code][:4]
+        assert phones[0].call("join", {"code": guesses[0], "name": "Ana"})["error"]["code"] == "unknown_table"
+        assert phones[1].call("watch", {"code": guesses[1]})["error"]["code"] == "unknown_table"
+        assert requests.get(f"{first.url}/join/{guesses[2]}", timeout=5).status_code == 404
+        assert requests.get(f"{second.url}/qr/{guesses[3]}.svg", timeout=5).status_code == 404
+        assert phones[0].call("join", {"code": code, "name": "Ana"})["error"]["code"] == "rate_limited"
+        assert requests.get(f"{second.url}/join/{code}", timeout=5).status_code == 429
+    finally:
+        for phone in phones:
+            phone.close()
+        first.stop()
+        second.stop()
 
 
 def test_a_class_of_35_behind_one_address_mistyping_once_each_all_join(app, phone_at, api):

@@ -5,7 +5,8 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template, request,
+                   session, url_for)
 
 from app.models import GameTable
 from app.netaddr import client_address, join_url
@@ -39,7 +40,8 @@ def guarded(raw, find=_lookup, *, page: str = "error.html"):
     takes a code looks it up here. A well-formed code that names nothing counts against
     this address (app/guard.py); an address over the limit gets the 429 page instead."""
     try:
-        return current_app.extensions["guard"].look_up(client_address(), raw, find)
+        return current_app.extensions["guard"].look_up(client_address(), raw, find,
+                                                        facilitator=bool(session.get("facilitator_id")))
     except ServiceError as exc:
         abort(limited(exc.message, page, error=exc.message, entered=raw if isinstance(raw, str) else ""))
 
