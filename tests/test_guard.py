@@ -350,3 +350,16 @@ def test_the_create_forms_offer_refuse_rude_names_ticked(app, teacher, tables, p
         "ticked": (True, True), "unticked": (False, False), "absent": (True, True)}
     assert error_code(phone().join(made["ticked"][1], "Twat")) == "bad_request"
     assert phone().join(made["unticked"][1], "Twat")["ok"]
+
+
+def test_an_online_match_refuses_rude_names_too(app, tables):
+    """Online matches (app/online.py) have no teacher to switch the filter off: it stays on."""
+    from app.tables import ServiceError
+
+    online = app.extensions["online"]
+    with pytest.raises(ServiceError) as refused:
+        online.create("wizard", "10.0.4.1", "B1tch")
+    assert refused.value.code == "bad_request" and "different name" in refused.value.message
+    assert tables.tables_of(None) == []  # refused before a table was opened for it
+    made = online.create("wizard", "10.0.4.1", "Ana")
+    assert tables.get(made["code"]).name_filter is True
