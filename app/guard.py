@@ -29,6 +29,7 @@ nothing: a class retrying a full table is not punished.
 """
 from __future__ import annotations
 
+import ipaddress
 from typing import Callable, TypeVar
 
 from app.security import normalize_code
@@ -41,6 +42,21 @@ SEAT_SCOPE = "new-seat"
 TOO_MANY_CODES = ("Too many wrong codes came from this network. Wait a minute, then check the code "
                   "on the board and try again.")
 TOO_MANY_SEATS = "Too many students joined from this network just now. Wait a minute and try again."
+
+
+def subject(address: str) -> str:
+    """Whom a count is kept for: the IPv4 address, or an IPv6 address's /64 network (one
+    home or phone gets a whole /64 and may pick any address in it, so counting single
+    IPv6 addresses would let a client start again by changing its address)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:  # an IPv4 client seen through an IPv6 socket
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False))
 
 
 class Guard:
@@ -60,12 +76,12 @@ class Guard:
     # ------------------------------------------------------------ codes
     def check_code(self, address: str) -> None:
         """Refuse (`rate_limited`) any code from an address over the wrong-code limit."""
-        if not all(self.limiter.peek(scope, address, **rule) for scope, rule in self._codes()):
+        if not all(self.limiter.peek(scope, subject(address), **rule) for scope, rule in self._codes()):
             raise ServiceError("rate_limited", TOO_MANY_CODES)
 
     def wrong_code(self, address: str) -> None:
         for scope, rule in self._codes():
-            self.limiter.hit(scope, address, **rule)
+            self.limiter.hit(scope, subject(address), **rule)
 
     def look_up(self, address: str, raw, find: Callable[[str], T | None], *,
                 facilitator: bool = False) -> tuple[str | None, T | None]:
@@ -94,8 +110,8 @@ class Guard:
 
     # ------------------------------------------------------------ seats
     def check_seat(self, address: str) -> None:
-        if not self.limiter.peek(SEAT_SCOPE, address, **self._seats()):
+        if not self.limiter.peek(SEAT_SCOPE, subject(address), **self._seats()):
             raise ServiceError("rate_limited", TOO_MANY_SEATS)
 
     def seated(self, address: str) -> None:
-        self.limiter.hit(SEAT_SCOPE, address, **self._seats())
+        self.limiter.hit(SEAT_SCOPE, subject(address), **self._seats())

@@ -119,6 +119,19 @@ def test_hotseat_and_online_links_count_too_and_the_limit_passes_with_its_window
 
 
 @pytest.mark.app_config(CODE_GUESS_LIMIT=2)
+def test_an_ipv6_client_is_counted_by_its_64_network(app, war_table):
+    """A client chooses any address in its /64: moving within it does not start again."""
+    wrong = wrong_codes(app.extensions["tables"], app.extensions["classes"], 2)
+    assert client_at(app, "2001:db8:1:2::a").get(f"/join/{wrong[0]}").status_code == 404
+    assert client_at(app, "2001:db8:1:2:ffff::9").get(f"/join/{wrong[1]}").status_code == 404
+    assert client_at(app, "2001:db8:1:2::77").get(f"/join/{war_table.code}").status_code == 429
+    assert client_at(app, "2001:db8:1:3::a").get(f"/join/{war_table.code}").status_code == 200  # another /64
+    assert client_at(app, "::ffff:10.0.5.1").get(f"/join/{wrong[0]}").status_code == 404  # IPv4 in IPv6 form...
+    assert client_at(app, "10.0.5.1").get(f"/join/{wrong[1]}").status_code == 404  # ...is that IPv4 address
+    assert client_at(app, "10.0.5.1").get(f"/join/{war_table.code}").status_code == 429
+
+
+@pytest.mark.app_config(CODE_GUESS_LIMIT=2)
 def test_the_teachers_board_and_overview_keep_working_behind_a_braked_address(app, phone, phone_at, api, teacher):
     from test_classes import logged_in
 
