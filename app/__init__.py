@@ -41,7 +41,9 @@ def create_app(overrides: dict | None = None):
     app.extensions["limits"] = Limiter(app.config["SOCKETIO_MESSAGE_QUEUE"])
     tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"])
     app.extensions["tables"] = tables
-    app.extensions["classes"] = ClassService(db, tables)
+    app.extensions["classes"] = ClassService(db, tables, tables_max=app.config["CLASS_TABLES_MAX"])
+    from app.guard import Guard
+    app.extensions["guard"] = Guard(app.extensions["limits"], app.config)
     from app.banks import BankService
     app.extensions["banks"] = BankService(db)
     from app.demo import DemoService

@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from app import engines, seating
 from app.engines.contract import IllegalAction
 from app.models import ClassSession, Event, GameTable, Seat, utcnow
-from app.security import InputError, clean_name, has_nul, hash_token, name_key, new_code, new_token
+from app.security import InputError, check_polite, clean_name, has_nul, hash_token, name_key, new_code, new_token
 from app.tables import ServiceError, TableService, checked
 
 IDLE_SECONDS = 180     # a playing table without a move this long needs the teacher
@@ -158,9 +158,12 @@ ALERT_RULES: list[Callable[[TableFacts], list[dict]]] = [_idle_alert, _stalled_a
 
 # ------------------------------------------------------------------ service
 class ClassService:
-    def __init__(self, db, tables: TableService):
+    def __init__(self, db, tables: TableService, *, tables_max: int):
         self.db = db
         self.tables = tables
+        # A new name joining a full (or solo) class opens a table: a class has at most this many
+        # (CLASS_TABLES_MAX), so that nobody can fill the database by joining under made-up names.
+        self.tables_max = tables_max
         # When the overview first saw each student's seat disconnected (seat token hash ->
         # time.time()). Presence itself has no clock; the overview is recomputed on every
         # change of a class table, a disconnection included, so this is close enough.
@@ -267,7 +270,7 @@ class ClassService:
 
     # ----------------------------------------------------------- create
     def create(self, facilitator_id: int, game, options=None, table_size=None,
-               fill_with_computer=False) -> ClassSession:
+               fill_with_computer=False, name_filter=True) -> ClassSession:
         if not isinstance(game, str):
             raise ServiceError("bad_request", "Send the game's key, one of: " + ", ".join(engines.keys()) + ".")
         if options is None:
@@ -276,6 +279,8 @@ class ClassService:
             raise ServiceError("bad_request", "options must be an object of the game's options.")
         if not isinstance(fill_with_computer, bool):
             raise ServiceError("bad_request", "fill_with_computer must be true or false.")
+        if not isinstance(name_filter, bool):
+            raise ServiceError("bad_request", "name_filter must be true or false.")
         try:
             spec = engines.spec(game)
             resolved = engines.options_for(game, options)
@@ -293,19 +298,28 @@ class ClassService:
                 continue
             klass = ClassSession(code=code, game=game, options=resolved, facilitator_id=facilitator_id,
                                  table_size=1 if size == seating.SOLO else size,
-                                 fill_with_computer=fill_with_computer)
+                                 fill_with_computer=fill_with_computer, name_filter=name_filter)
             with self._session() as s:
                 s.add(klass)
                 s.commit()
             return klass
         raise ServiceError("bad_request", "Could not allocate a class code; try again.")
 
-    def _new_table(self, klass: ClassSession, rows: list[dict]) -> str:
-        """A lobby table for the class: an unused empty one if any, else a fresh one."""
+    @staticmethod
+    def _spare(rows: list[dict]) -> str | None:
+        """An unused empty lobby table of the class, if any."""
         for r in rows:
             if r["table"].status == "lobby" and not r["seats"] and not r["table"].locked:
                 return r["table"].code
-        return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id).code
+        return None
+
+    def _new_table(self, klass: ClassSession, rows: list[dict]) -> str:
+        """A lobby table for the class: an unused empty one if any, else a fresh one."""
+        spare = self._spare(rows)
+        if spare is not None:
+            return spare
+        return self.tables.create_table(klass.facilitator_id, klass.game, klass.options, class_id=klass.id,
+                                        name_filter=klass.name_filter).code
 
     @staticmethod
     def _settle(attempt, busy: str = "The class is very busy; please try again."):
@@ -591,6 +605,8 @@ class ClassService:
             raise ServiceError("game_over", "This class session has ended.")
         try:
             name = clean_name(name)
+            if klass.name_filter:  # here too, before a table is opened for it (seat_student checks again)
+                check_polite(name)
         except InputError as exc:
             raise ServiceError("bad_request", str(exc))
         rule, size = self.rule(klass), self.table_size(klass)
@@ -603,6 +619,9 @@ class ClassService:
                                                  "Add an initial or pick another name.")
             layout, lobby = self._layout(rows)
             index = seating.place(layout, rule, size)
+            if index is None and len(rows) >= self.tables_max and not self._spare(rows):
+                raise ServiceError("table_full", f"This class already has {self.tables_max} tables, the most a "
+                                                 "class can have, so there is no seat for you. Tell your teacher.")
             table_code = lobby[index]["table"].code if index is not None else self._new_table(klass, rows)
             computers = rule.solo_computers if size == seating.SOLO else 0
             return self.class_join(table_code, name, class_id=klass.id, class_version=klass.version,

@@ -14,6 +14,10 @@
 | DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
 | DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
 | RETENTION_DAYS          | 30 days after a table ends, its students' names are removed |
+| CODE_GUESS_LIMIT/_WINDOW| 60 wrong codes per address per 60 s   |
+| CODE_GUESS_HOURLY       | 600 wrong codes per address per hour  |
+| SEATS_PER_ADDRESS/SEATS_WINDOW | 120 new seats per address per 60 s |
+| CLASS_TABLES_MAX        | 200 tables per class session          |
 """
 from __future__ import annotations
 
@@ -59,6 +63,13 @@ def from_environment() -> dict:
                                                    "DEMO_MAX_AGE") if os.environ.get(key)},
         # Student names in ended tables become "Player 1", "Player 2"... after this many days (app/privacy.py).
         "RETENTION_DAYS": float(os.environ.get("RETENTION_DAYS", "30")),
+        # Brakes per client address (app/guard.py says why these numbers) and per class session.
+        "CODE_GUESS_LIMIT": int(os.environ.get("CODE_GUESS_LIMIT", "60")),
+        "CODE_GUESS_WINDOW": float(os.environ.get("CODE_GUESS_WINDOW", "60")),
+        "CODE_GUESS_HOURLY": int(os.environ.get("CODE_GUESS_HOURLY", "600")),
+        "SEATS_PER_ADDRESS": int(os.environ.get("SEATS_PER_ADDRESS", "120")),
+        "SEATS_WINDOW": float(os.environ.get("SEATS_WINDOW", "60")),
+        "CLASS_TABLES_MAX": int(os.environ.get("CLASS_TABLES_MAX", "200")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

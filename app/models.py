@@ -55,6 +55,8 @@ class ClassSession(SQLModel, table=True):
     options: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     table_size: int = 4
     fill_with_computer: bool = False
+    # Refuse rude names (app/names.py) at its tables: the teacher's choice, on by default.
+    name_filter: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
     status: str = "lobby"  # lobby | playing | ended
     version: int = 0
     facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
@@ -87,6 +89,8 @@ class GameTable(SQLModel, table=True):
     class_id: Optional[int] = Field(default=None, foreign_key="class_session.id", index=True)
     # A guided demo (GameSpec.demo): its computer seats join when its visitor does.
     demo: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    # Refuse rude names (app/names.py) at this table: the teacher's choice, on by default.
+    name_filter: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     # When the retention clean-up replaced its students' names by "Player N" (app/privacy.py):

@@ -36,7 +36,7 @@ from sqlalchemy import func, select
 from app import engines
 from app.demo import DemoLimited, DemoService
 from app.models import Event, GameTable
-from app.security import clean_name, derive_token, hash_token, new_token
+from app.security import check_polite, clean_name, derive_token, hash_token, new_token
 from app.tables import ServiceError, TableService, checked
 
 KIND = "online"           # the table event that marks an online match (it holds the invitation's hash)
@@ -101,6 +101,7 @@ class OnlineService:
         name = checked(clean_name, raw)
         if "<" in name or ">" in name:
             raise ServiceError("bad_request", "Use letters, digits and spaces in your name.")
+        checked(check_polite, name)  # before a table is opened (a match's table always filters names)
         return name
 
     def _check(self, code: str, secret) -> tuple:

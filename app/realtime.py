@@ -28,6 +28,7 @@ from flask import current_app, request, session
 from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
+from app.netaddr import client_address
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -369,21 +370,14 @@ def _send_seat_view(conn: Connection) -> int:
 @handler
 def on_join(conn: Connection, payload):
     validate_payload(payload, {"code": str, "name": str})
-    recent = [t for t in conn.failed_joins if time.monotonic() - t < 60]
-    conn.failed_joins = recent
-    if len(recent) >= 10:
-        raise ServiceError("rate_limited", "Too many wrong codes. Wait a minute and try again.")
+    guard, address = current_app.extensions["guard"], client_address()
     code = normalize_code(payload["code"])
     if code is None:
-        conn.failed_joins.append(time.monotonic())
         raise ServiceError("unknown_table", "A code has 6 letters and digits, like the one on the board.")
+    guard.check_seat(address)
     tables, classes, notifier = services()
-    try:
-        seated = classes.join_any(code, payload["name"])
-    except ServiceError as exc:
-        if exc.code == "unknown_table":
-            conn.failed_joins.append(time.monotonic())
-        raise
+    seated = guard.counting(address, lambda: classes.join_any(code, payload["name"]))
+    guard.seated(address)
     _bind_seat(conn, hash_token(seated["token"]))
     notifier.table_changed(seated["table"])
     return ok(seat=seated["seat"], token=seated["token"], table=seated["table"])
@@ -403,14 +397,17 @@ def on_resume(conn: Connection, payload):
 @handler
 def on_watch(conn: Connection, payload):
     validate_payload(payload, {"code": str})
-    code = normalize_code(payload["code"])
     tables, classes, _notifier = services()
-    if code is None:
+    code, kind = current_app.extensions["guard"].look_up(
+        client_address(), payload["code"],
+        lambda c: "class" if classes.find(c) else "table" if tables.find(c) else None,
+        facilitator=conn.facilitator_id is not None)
+    if kind is None:
         raise ServiceError("unknown_table", "There is no table with that code.")
     role = payload.get("role", "board")
     if role not in ("board", "facilitator"):
         raise ServiceError("bad_request", "role is 'board' or 'facilitator'.")
-    if classes.find(code):  # a class code: the class overview
+    if kind == "class":  # a class code: the class overview
         return _watch_class(conn, code, role)
     table = tables.get(code)
     if role == "facilitator" and (table.facilitator_id is None or table.facilitator_id != conn.facilitator_id):

@@ -6,7 +6,8 @@ import hashlib
 import hmac
 import re
 import secrets
-import unicodedata
+
+from app import names
 
 # No 0/O, 1/I/L: a code read off a projector must not be mistyped.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -53,12 +54,16 @@ class InputError(ValueError):
 
 
 def clean_name(raw) -> str:
+    """A name as shown everywhere (app/names.py says what is refused and why)."""
     if not isinstance(raw, str):
         raise InputError("Please type a name.")
-    name = unicodedata.normalize("NFC", " ".join(raw.split()))
-    name = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    if not name:
+    name = names.visible_text(raw)
+    if not raw.strip():
         raise InputError("Please type a name.")
+    if not names.shows_something(name):  # typed, but nothing that shows (the empty string included)
+        raise InputError("Please type a name with letters or digits: blank and invisible characters do not show.")
+    if names.stacked_marks(name):
+        raise InputError("Please type your name without extra marks piled on its letters.")
     if len(name) > NAME_MAX:
         raise InputError(f"Names can be at most {NAME_MAX} characters.")
     return name
@@ -66,7 +71,13 @@ def clean_name(raw) -> str:
 
 def name_key(name: str) -> str:
     """Two names that look the same to a class count as the same name."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    return names.skeleton(name)
+
+
+def check_polite(name: str) -> None:
+    """Refuse a rude name, kindly and without repeating it (when the table or class asks)."""
+    if names.rude(name):
+        raise InputError("Please choose a different name: that one might upset someone.")
 
 
 def has_nul(value) -> bool:

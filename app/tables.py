@@ -38,7 +38,8 @@ from app import engines
 from app.engines.contract import IllegalAction, entry_visible, join_names, strip_label
 from app.models import ClassSession, Event, GameTable, Note, Refusal, Seat, utcnow
 from app.wire import dumps_compact
-from app.security import InputError, clean_name, clean_note, has_nul, hash_token, name_key, new_code, new_token
+from app.security import (InputError, check_polite, clean_name, clean_note, has_nul, hash_token, name_key,
+                          new_code, new_token)
 
 LOG_TAIL = 60          # log entries a viewer gets when it (re)joins
 COMPUTER_DELAY = 1.0   # seconds a computer-played seat "thinks" before moving
@@ -321,11 +322,14 @@ class TableService:
                 self.forget(code)
 
     def create_table(self, facilitator_id: int | None, game: str, options: dict | None = None,
-                     class_id: int | None = None, *, demo=False, anonymous: bool = False) -> GameTable:
+                     class_id: int | None = None, *, demo=False, anonymous: bool = False,
+                     name_filter=True) -> GameTable:
         """A lobby table. `demo`: True for the game's guided demo (GameSpec.demo), or one of
         its quick starts (a Demo of GameSpec.starts): its options, and its computer seats
         join when the visitor does. Only a demo, or an `anonymous` table (an online match,
-        app/online.py), may have no facilitator."""
+        app/online.py), may have no facilitator. `name_filter`: refuse rude names."""
+        if not isinstance(name_filter, bool):
+            raise ServiceError("bad_request", "name_filter must be true or false.")
         try:
             spec = engines.spec(game)
             start = spec.demo if demo is True else (demo or None)
@@ -341,7 +345,7 @@ class TableService:
             table = GameTable(code=new_code(), game=game, engine_version=spec.version,
                               data_versions=dict(spec.data_versions), options=resolved,
                               seed=secrets.randbits(62), facilitator_id=facilitator_id, class_id=class_id,
-                              demo=demo)
+                              demo=demo, name_filter=name_filter)
             with self._session() as s:
                 s.add(table)
                 try:
@@ -408,11 +412,13 @@ class TableService:
 
     def seat_student(self, s: Session, table: GameTable, seats: list[Seat], name: str,
                      *, chairs_needed: int = 1) -> tuple[str, Seat, dict]:
-        """The checks every join makes (room, a name unique at the table), then the new
-        seat. Returns (token, seat, the `join` change to stage)."""
+        """The checks every join makes (room, a polite name if the table asks, a name unique
+        at the table), then the new seat. Returns (token, seat, the `join` change to stage)."""
         most = engines.spec(table.game).seat_range(table.options)[1]
         if len(seats) + chairs_needed > most:
             raise ServiceError("table_full", f"This table is full ({most} player{'s' if most != 1 else ''}).")
+        if table.name_filter:
+            checked(check_polite, name)
         if any(name_key(x.name) == name_key(name) for x in seats):
             raise ServiceError("name_taken", f"Someone at this table is already called {name}. "
                                              "Add an initial or pick another name.")

@@ -7,8 +7,8 @@
 For every load it starts, each in its own fresh subprocess and in turn:
 
 * the REAL server, `python -m app --host 127.0.0.1 --port P` (eventlet, SQLite in a
-  temporary INSTANCE_PATH, SOCKET_RATE/SOCKET_BURST raised so the rate limiter stays
-  out of the way, BOT_DELAY_SCALE=1), with a facilitator account made by
+  temporary INSTANCE_PATH, SOCKET_RATE/SOCKET_BURST and SEATS_PER_ADDRESS raised so
+  the rate limiters stay out of the way, BOT_DELAY_SCALE=1), with a facilitator account made by
   `flask --app app facilitator add`; tables come from the JSON API;
 * a BARE Socket.IO server (this file, `--bare-server PORT`): Flask-SocketIO on
   eventlet with no database and no game engine. It seats phones, and for every
@@ -679,7 +679,8 @@ class Servers:
     def env(self, instance: Path, url: str) -> dict:
         env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
                    SECRET_KEY="loadbench-secret", PUBLIC_URL=url, BOT_DELAY_SCALE="1",
-                   SOCKET_RATE="1000000", SOCKET_BURST="1000000", PYTHONUNBUFFERED="1")
+                   SOCKET_RATE="1000000", SOCKET_BURST="1000000", PYTHONUNBUFFERED="1",
+                   SEATS_PER_ADDRESS="1000000")  # every phone joins from 127.0.0.1
         env.pop("ASYNC_MODE", None)  # the entry point's default: eventlet
         env.pop("SOCKETIO_MESSAGE_QUEUE", None)
         return env

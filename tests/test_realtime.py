@@ -315,7 +315,7 @@ def test_flooding_is_rate_limited(phone, war_table):
     assert codes[0] is None  # the first messages were served
 
 
-@pytest.mark.app_config(SOCKET_RATE=10.0, SOCKET_BURST=30.0)
+@pytest.mark.app_config(SOCKET_RATE=10.0, SOCKET_BURST=30.0, CODE_GUESS_LIMIT=10)
 def test_guessing_codes_is_rate_limited(phone):
     p = phone()
     codes = [error_code(p.join(f"ZZZZZ{c}", "Ana")) for c in "23456789ABCDE"]

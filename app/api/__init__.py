@@ -80,7 +80,8 @@ def create_table():
         if not isinstance(body["banks"], dict):
             raise ServiceError("bad_request", "banks maps an upload kind to one of your bank ids.")
         options = current_app.extensions["banks"].with_banks(g.facilitator.id, body["game"], options, body["banks"])
-    table = current_app.extensions["tables"].create_table(g.facilitator.id, body["game"], options)
+    table = current_app.extensions["tables"].create_table(g.facilitator.id, body["game"], options,
+                                                          name_filter=body.get("name_filter", True))
     return jsonify({"code": table.code, "board_url": url_for("player.board", code=table.code, _external=True),
                     "join_url": join_url(table.code)}), 201
 

@@ -78,7 +78,7 @@ def create_class():
         options = current_app.extensions["banks"].with_banks(g.facilitator.id, body.get("game"), options or {},
                                                              body["banks"])
     klass = _classes().create(g.facilitator.id, body.get("game"), options, body.get("table_size"),
-                              body.get("fill_with_computer", False))
+                              body.get("fill_with_computer", False), body.get("name_filter", True))
     return jsonify({"code": klass.code,
                     "overview_url": url_for("facilitator.class_overview", code=klass.code, _external=True),
                     "board_url": url_for("player.board", code=klass.code, _external=True),

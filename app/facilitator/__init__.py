@@ -163,11 +163,19 @@ def create_table():
     game = request.form.get("game", "")
     try:
         options = form_options(game)
-        table = current_app.extensions["tables"].create_table(g.facilitator.id, game, options)
+        table = current_app.extensions["tables"].create_table(g.facilitator.id, game, options,
+                                                              name_filter=form_name_filter())
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard"))
     return redirect(url_for("facilitator.table", code=table.code))
+
+
+def form_name_filter() -> bool:
+    """The create forms' "Refuse rude names" box: a hidden 0 before the checkbox's 1, so an
+    unticked box says so; a form without the field (an older page) keeps the default, on."""
+    sent = request.form.getlist("name_filter")
+    return not sent or "1" in sent
 
 
 def form_options(game: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
 
 from app import seating
-from app.facilitator import bp, form_options, login_required
+from app.facilitator import bp, form_name_filter, form_options, login_required
 from app.netaddr import join_url
 from app.tables import ServiceError
 
@@ -31,7 +31,7 @@ def create_class():
         options = form_options(game)
         klass = current_app.extensions["classes"].create(
             g.facilitator.id, game, options, request.form.get("table_size"),
-            request.form.get("fill_with_computer") == "1")
+            request.form.get("fill_with_computer") == "1", form_name_filter())
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard"))

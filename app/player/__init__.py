@@ -5,24 +5,45 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template, request,
+                   session, url_for)
 
 from app.models import GameTable
-from app.netaddr import join_url
-from app.security import normalize_code
+from app.netaddr import client_address, join_url
+from app.tables import ServiceError
 
 bp = Blueprint("player", __name__)
 
 
 def _lookup(code: str):
-    """(kind, record) for a table or class code, or (None, None)."""
+    """(kind, record) for a table or class code, or None."""
     table = current_app.extensions["tables"].find(code)
     if table is not None:
         return "table", table
     klass = current_app.extensions["classes"].find(code)
     if klass is not None:
         return "class", klass
-    return None, None
+    return None
+
+
+def limited(message: str, page: str = "error.html", **context):
+    """The answer to an address over a limit (app/guard.py): 429, try again in a minute."""
+    if page == "error.html":
+        context = {"title": "Too many tries", "message": message}
+    response = make_response(render_template(page, **context), 429)
+    response.headers["Retry-After"] = "60"
+    return response
+
+
+def guarded(raw, find=_lookup, *, page: str = "error.html"):
+    """(normal code or None, what `find` says of it or None): every anonymous page that
+    takes a code looks it up here. A well-formed code that names nothing counts against
+    this address (app/guard.py); an address over the limit gets the 429 page instead."""
+    try:
+        return current_app.extensions["guard"].look_up(client_address(), raw, find,
+                                                        facilitator=bool(session.get("facilitator_id")))
+    except ServiceError as exc:
+        abort(limited(exc.message, page, error=exc.message, entered=raw if isinstance(raw, str) else ""))
 
 
 @bp.get("/")
@@ -30,8 +51,8 @@ def home():
     raw = request.args.get("code")
     error = None
     if raw is not None:
-        code = normalize_code(raw)
-        if code and _lookup(code)[0]:
+        code, found = guarded(raw, page="home.html")
+        if found:
             return redirect(url_for("player.join", code=code))
         error = "There is no table with that code. Check the letters on the board and try again."
     return render_template("home.html", error=error, entered=raw or ""), (404 if error else 200)
@@ -39,13 +60,13 @@ def home():
 
 @bp.get("/join/<code>")
 def join(code):
-    normal = normalize_code(code)
-    kind, record = _lookup(normal) if normal else (None, None)
-    if kind is None:
+    normal, found = guarded(code, page="home.html")
+    if found is None:
         return render_template("home.html", error=f"There is no table with the code {code}.",
                                entered=code), 404
     if normal != code:
         return redirect(url_for("player.join", code=normal))
+    kind, record = found
     return render_template("play.html", code=normal, kind=kind, game=record.game, closed=_closed_reason(record),
                            ended_note=_ended_note(kind, record))
 
@@ -78,10 +99,10 @@ def _closed_reason(record) -> str:
 
 @bp.get("/board/<code>")
 def board(code):
-    normal = normalize_code(code)
-    kind, record = _lookup(normal) if normal else (None, None)
-    if kind is None:
+    normal, found = guarded(code)
+    if found is None:
         abort(404)
+    kind, record = found
     if kind == "class":  # the projected class board: every table of the class session
         from app import engines
         return render_template("classes/board.html", code=normal, game=record.game,
@@ -91,8 +112,8 @@ def board(code):
 
 @bp.get("/qr/<code>.svg")
 def qr(code):
-    normal = normalize_code(code)
-    if normal is None or _lookup(normal)[0] is None:
+    normal, found = guarded(code)
+    if found is None:
         abort(404)
     image = qrcode.make(join_url(normal), image_factory=qrcode.image.svg.SvgPathImage, box_size=20, border=2)
     buf = io.BytesIO()

@@ -6,17 +6,17 @@ from __future__ import annotations
 from flask import abort, current_app, jsonify, render_template, request
 
 from app.hotseat import HotseatService
-from app.player import bp
+from app.netaddr import client_address
+from app.player import bp, guarded
 from app.security import normalize_code
 from app.tables import ServiceError
 
-STATUS = {"bad_request": 400, "unknown_table": 404, "forbidden": 403}
+STATUS = {"bad_request": 400, "unknown_table": 404, "forbidden": 403, "rate_limited": 429}
 
 
 @bp.get("/hotseat/<code>")
 def hotseat(code):
-    normal = normalize_code(code)
-    record = current_app.extensions["tables"].find(normal) if normal else None
+    normal, record = guarded(code, current_app.extensions["tables"].find)
     if record is None:
         abort(404)
     return render_template("hotseat.html", code=normal, game=record.game)
@@ -31,7 +31,8 @@ def hotseat_claim(code):
             raise ServiceError("unknown_table", "There is no table with that code.")
         if not isinstance(body, dict):
             raise ServiceError("bad_request", "The claim is a JSON object with the link's secret.")
-        seats = HotseatService(current_app.extensions["tables"]).claim(normal, body.get("secret"))
+        seats = current_app.extensions["guard"].counting(client_address(), lambda: HotseatService(
+            current_app.extensions["tables"]).claim(normal, body.get("secret")))
     except ServiceError as exc:
         response = jsonify({"ok": False, "error": exc.to_json()})
         response.status_code = STATUS.get(exc.code, 400)

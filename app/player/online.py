@@ -18,9 +18,9 @@ from flask import abort, current_app, jsonify, make_response, render_template, r
 
 from app import engines
 from app.demo import DemoLimited
-from app.netaddr import base_url
-from app.player import bp
-from app.player.demo import check_form_csrf, client_address, limited_page
+from app.netaddr import base_url, client_address
+from app.player import bp, guarded
+from app.player.demo import check_form_csrf, limited_page
 from app.security import normalize_code
 from app.tables import ServiceError
 
@@ -50,11 +50,15 @@ def open_online(game):
     return response
 
 
+def _online_table(code: str):
+    table = current_app.extensions["tables"].find(code)
+    return table if table is not None and service().is_online(code) else None
+
+
 @bp.get("/online/<code>")
 def online_page(code):
-    normal = normalize_code(code)
-    table = current_app.extensions["tables"].find(normal) if normal else None
-    if table is None or not service().is_online(normal):
+    normal, table = guarded(code, _online_table)
+    if table is None:
         abort(404)
     spec = engines.spec(table.game)
     return render_template("online.html", code=normal, game=table.game, title=spec.title, noun=spec.online.noun,
@@ -62,8 +66,9 @@ def online_page(code):
 
 
 def _answer(work):
+    """Answer a link's POST as JSON; a wrong code counts against this address (app/guard.py)."""
     try:
-        response = jsonify(dict(work(), ok=True))
+        response = jsonify(dict(current_app.extensions["guard"].counting(client_address(), work), ok=True))
     except ServiceError as exc:
         response = jsonify({"ok": False, "error": exc.to_json()})
         response.status_code = STATUS.get(exc.code, 400)
