@@ -25,6 +25,7 @@ from flask import current_app, request, session
 from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
+from app.presence import make_presence, refresher as presence_refresher
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -44,26 +45,6 @@ def room_of(viewer_key, code: str) -> str:
     if viewer_key == "facilitator":
         return f"fac:{code}"
     return seat_room(viewer_key[1])
-
-
-class Presence:
-    """Which seats have a live connection in this process, by token hash."""
-
-    def __init__(self):
-        self._counts: dict[str, int] = {}
-
-    def connect(self, token_hash: str) -> None:
-        self._counts[token_hash] = self._counts.get(token_hash, 0) + 1
-
-    def disconnect(self, token_hash: str) -> None:
-        left = self._counts.get(token_hash, 0) - 1
-        if left > 0:
-            self._counts[token_hash] = left
-        else:
-            self._counts.pop(token_hash, None)
-
-    def connected(self, token_hash: str) -> bool:
-        return self._counts.get(token_hash, 0) > 0
 
 
 def validate_payload(payload: Any, spec: dict[str, type]) -> dict:
@@ -312,6 +293,7 @@ def on_connect(auth=None):
         fac = accounts.get(session["facilitator_id"])
     conn.facilitator_id = fac.id if fac else None
     services()[2].scheduler.start()
+    current_app.extensions["presence"].start()
 
 
 def on_disconnect(*_args):
@@ -495,7 +477,8 @@ HANDLERS = {"connect": on_connect, "disconnect": on_disconnect, "join": on_join,
 def register(app, sio) -> None:
     """Bind the handlers to the server init_app() just created (one per app), and
     give the app its presence and notifier."""
-    presence = Presence()
+    presence = make_presence(app.config, spawn=sio.start_background_task, sleep=sio.sleep)
+    presence.on_change = presence_refresher(app)  # other processes' phones came or went
     tables, classes = app.extensions["tables"], app.extensions["classes"]
     tables.connected = presence.connected
     app.extensions["presence"] = presence
