@@ -211,6 +211,9 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
             pa.call("act", {"version": pa.view["version"], "action": {"type": "reveal"}})
         else:
             time.sleep(0.05)
+    # Ben also has the game open on A, so B's death changes no one's presence and A
+    # refreshes nothing: only A's polling of the database can find B's timer.
+    assert phone(cluster, a.url, token=pb.token).resumed.wait(10)
     asked = time.monotonic()
     ack = pb.call("act", {"version": pb.view["version"], "action": {"type": "autoplay", "speed": 1}})
     assert ack["ok"], ack
@@ -218,6 +221,7 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
     b.kill()  # B's own heap held Ben's timer; only the database still knows it
     assert time.monotonic() - asked < 1.0, "B was killed too late: it may have fired the timer itself"
     fired = pa.wait_for(lambda v: v["version"] > set_at, timeout=10)
+    assert time.monotonic() - asked < 1.2 + 1.5, "B's timer fired late (by a poll every 0.5 s it is not)"
     assert any(e.get("v", 0) > set_at for e in fired["log"])
 
     events = check_log(cluster.database_url, code, [])
