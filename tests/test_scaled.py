@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from conftest import make_app
-from live import LivePhone, LiveServer, autoplay_to_end, play_live
+from live import LivePhone, LiveServer, autoplay_to_end, end_table, play_live
 
 pytestmark = pytest.mark.live
 
@@ -90,7 +90,8 @@ def connected(view) -> dict:
 
 def check_log(database_url, code, acked):
     """Every acknowledged version is in the log once, the versions run 1..N with no
-    gap, and replaying the events from the seed gives the stored snapshot."""
+    gap, and replaying the events from the seed gives the stored snapshot. The table
+    must stand still meanwhile (ended, or waiting for a person)."""
     import tempfile
     from pathlib import Path
 
@@ -232,3 +233,38 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
         times = [e.at for e in _auto_reveals(events, seat)]
         gaps = [(t2 - t1).total_seconds() for t1, t2 in zip(times, times[1:])]
         assert gaps and min(gaps) >= 0.3 - 0.05, (seat, sorted(gaps)[:5])  # never fired twice in a row
+
+
+def test_a_worker_no_phone_has_reached_fires_the_timers_of_a_dead_one(cluster):
+    """Both phones play through B on auto-play; A has served only the teacher's HTTP
+    calls (no socket ever). B is SIGKILLed: A plays the table on at once, without
+    waiting for a phone to connect or for B to be noticed dead."""
+    a, b = cluster(BOT_DELAY_SCALE="1")  # auto-play at speed 4: a reveal per seat every 0.3 s
+    token = a.api_token()
+    headers = {"Authorization": f"Bearer {token}"}
+    code = a.create_table(token)
+    pa, pb = phone(cluster, b.url), phone(cluster, b.url)
+    pa.join(code, "Ana")
+    pb.join(code, "Ben")
+    pa.wait_for(lambda v: len(v["players"]) == 2 and v["actions"])
+    assert pa.call("act", {"version": pa.view["version"], "action": {"type": "start"}})["ok"]
+    for p in (pa, pb):
+        p.wait_for(lambda v: v["status"] == "playing")
+        for _ in range(50):
+            ack = p.call("act", {"version": p.view["version"], "action": {"type": "autoplay", "speed": 4}})
+            if ack["ok"] or ack["error"]["code"] != "stale":
+                break
+        assert ack["ok"], ack
+    pa.wait_for(lambda v: v["version"] >= 12)
+    b.kill()
+    killed = time.monotonic()
+
+    def version():
+        return requests.get(f"{a.url}/api/tables/{code}", headers=headers, timeout=5).json()["version"]
+
+    at_kill = version()
+    while version() < at_kill + 4:  # two battles' reveals, all fired by A
+        assert time.monotonic() - killed < 3.0, "A did not take over B's timers"
+        time.sleep(0.1)
+    end_table(a.url, token, code)  # the teacher ends it, so that the log stands still to be checked
+    check_log(cluster.database_url, code, [])
