@@ -125,3 +125,20 @@ def test_the_message_queue_setting_chooses_the_presence():
     shared = make_presence({"SOCKETIO_MESSAGE_QUEUE": REDIS, "DATABASE_URL": "postgresql://x/a"})
     other = make_presence({"SOCKETIO_MESSAGE_QUEUE": REDIS, "DATABASE_URL": "postgresql://x/b"})
     assert isinstance(shared, RedisPresence) and shared.ns != other.ns  # one deployment per database
+
+
+def test_the_handlers_go_on_with_local_counts_while_redis_is_down(app, phone, war_table, caplog):
+    down = RedisPresence("redis://127.0.0.1:1/0", "cg:presence:down-" + uuid.uuid4().hex[:8], heartbeat=0.1)
+    app.extensions["presence"] = down
+    app.extensions["tables"].connected = down.connected
+    try:
+        board = phone()
+        assert board.send("watch", {"code": war_table.code})["ok"]
+        ana = phone()
+        assert ana.join(war_table.code, "Ana")["ok"]
+        assert [p["connected"] for p in board.pump()["players"]] == [True]
+        ana.close()
+        assert [p["connected"] for p in board.pump()["players"]] == [False]
+        assert "Redis unreachable" in caplog.text
+    finally:
+        down.stop()
