@@ -128,6 +128,13 @@ def test_two_workers_share_a_class_lose_nothing_and_survive_one_being_killed(clu
 
     # Presence: B's phones are connected on A's board and in A's class overview.
     board.wait_for(lambda v: connected(v) == dict.fromkeys(names, True))
+    # Dev closes the page on B: away on A's board at once (not after a heartbeat); back on reopening.
+    phones[3].close()
+    closed = time.monotonic()
+    board.wait_for(lambda v: not connected(v)["Dev"], timeout=5)
+    assert time.monotonic() - closed < 1.0
+    phones[3] = phone(cluster, b.url, token=phones[3].token)
+    board.wait_for(lambda v: connected(v) == dict.fromkeys(names, True), timeout=5)
     assert requests.post(f"{b.url}/api/classes/{class_code}/start", headers=headers, timeout=30).ok
     for p in phones + [board]:
         p.wait_for(lambda v: v["status"] == "playing")
