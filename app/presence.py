@@ -97,6 +97,8 @@ class RedisPresence(LocalPresence):
         self._union: frozenset[str] = frozenset()
         self._remote_lock = threading.Lock()
         self._journal: list | None = None  # changes heard while a heartbeat reads the hashes
+        self._pending: dict[bool, set[str]] = {True: set(), False: set()}  # seats to refresh, by `everywhere`
+        self._wake = threading.Event()
         self._healthy = True   # after a failure, writes wait for the heartbeat to rewrite
         self._started = False
         self._stopped = False
@@ -150,11 +152,26 @@ class RedisPresence(LocalPresence):
         return {t for t in before.symmetric_difference(self._union) if not self._counts.get(t)}
 
     def _tell(self, changed: set, everywhere: bool) -> None:
+        """Hand the changed seats to the refresh task. Not refreshed here: refreshing a
+        dead process's tables reads the database and may take a while, and a heartbeat
+        held up that long would get this process taken for dead in turn."""
         if changed and self.on_change is not None:
-            try:
-                self.on_change(changed, everywhere)
-            except Exception:  # noqa: BLE001 — a failed refresh must not stop the heartbeat
-                log.exception("presence: refreshing the tables of changed seats failed")
+            with self._remote_lock:
+                self._pending[everywhere] |= changed
+            self._wake.set()
+
+    def _refresh_loop(self) -> None:
+        while not self._stopped:
+            self._wake.wait(self.heartbeat)
+            self._wake.clear()
+            with self._remote_lock:
+                batches = [(everywhere, seats) for everywhere, seats in self._pending.items() if seats]
+                self._pending = {True: set(), False: set()}
+            for everywhere, seats in batches:  # a burst of changes is one refresh per table
+                try:
+                    self.on_change(seats, everywhere)
+                except Exception:  # noqa: BLE001 — a failed refresh must not stop the task
+                    log.exception("presence: refreshing the tables of changed seats failed")
 
     def beat(self) -> None:
         """One heartbeat: rewrite our hash, remove dead processes, re-read the others."""
@@ -220,10 +237,12 @@ class RedisPresence(LocalPresence):
             self._started = True
         self._spawn(self._beat_loop)
         self._spawn(self._listen_loop)
+        self._spawn(self._refresh_loop)
 
     def stop(self) -> None:
         """Stop beating (tests; a real process just dies and is reaped)."""
         self._stopped = True
+        self._wake.set()
 
     def _beat_loop(self) -> None:
         while not self._stopped:

@@ -5,7 +5,8 @@ Handlers validate the envelope, call one service method and hand its
 `board:<CODE>` (public view), `fac:<CODE>` (facilitator view), one room per
 seat (`seat_room(token_hash)`: a phone may have two tabs, and a seat moved to
 another table keeps its token), `class:<CODE>` and `classboard:<CODE>`.
-With a message queue the emits reach every process's sockets.
+With a message queue the emits reach every process's sockets, and which seats
+are connected is counted across the processes (app/presence.py).
 
 The `Scheduler` fires the tables' timers (computer moves, auto-play,
 deadlines) in this process: those its own changes set, and, by polling the

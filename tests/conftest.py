@@ -24,6 +24,7 @@ def app(tmp_path, request):
     app = make_app(tmp_path, **(marker.kwargs if marker else {}))
     yield app
     app.extensions["notifier"].scheduler.stop()
+    app.extensions["presence"].stop()
     app.extensions["db"].dispose()
 
 
