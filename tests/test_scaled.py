@@ -115,7 +115,9 @@ def test_two_workers_share_a_class_lose_nothing_and_survive_one_being_killed(clu
     a, b = cluster()
     token = a.api_token()
     headers = {"Authorization": f"Bearer {token}"}
-    made = requests.post(a.url + "/api/classes", json={"game": "war", "table_size": 4}, headers=headers, timeout=10)
+    # A bounded match (first to 25 points: at most ~100 battles) keeps the test's time steady.
+    klass = {"game": "war", "table_size": 4, "options": {"length": "first_to_25_points"}}
+    made = requests.post(a.url + "/api/classes", json=klass, headers=headers, timeout=10)
     class_code = made.json()["code"]
     names = ["Ana", "Ben", "Cara", "Dev"]
     phones = [phone(cluster, (a if i % 2 == 0 else b).url) for i in range(4)]  # Ana, Cara on A; Ben, Dev on B
