@@ -279,7 +279,7 @@ def namespace(database_url: str) -> str:
 def make_presence(config, spawn=None, sleep=None) -> LocalPresence:
     """Shared through Redis when the message queue is Redis, else this process's own."""
     queue = config.get("SOCKETIO_MESSAGE_QUEUE") or ""
-    if queue.startswith(("redis://", "rediss://", "unix://")):
+    if queue.startswith(("redis://", "rediss://")):
         return RedisPresence(queue, namespace(config["DATABASE_URL"]), spawn=spawn, sleep=sleep)
     return LocalPresence()
 
