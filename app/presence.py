@@ -185,6 +185,8 @@ class RedisPresence(LocalPresence):
             pipe.expire(self._proc_key(self.id), HASH_TTL)
             pipe.zadd(self._procs_key, {self.id: now})
             pipe.execute()
+            if not self._healthy:
+                log.warning("presence: Redis reachable again; counting every process's connections")
             self._healthy = True
         reaped = set()
         for dead in self._redis.zrangebyscore(self._procs_key, "-inf", now - self.dead_after):
