@@ -195,10 +195,13 @@ class Scheduler:
                         # One move per table per round, then let the sockets run: the
                         # database calls do not yield, and a long burst of moves would
                         # starve pings and other tables. A table owing more comes back.
-                        for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
-                            self.notifier.publish(outcome)
-                            with self._lock:
-                                heapq.heappush(self._heap, (now, code))
+                        try:
+                            for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
+                                self.notifier.publish(outcome)
+                                with self._lock:
+                                    heapq.heappush(self._heap, (now, code))
+                        except Exception:  # one broken table (a game's bug) must not stall every table's timers
+                            log.exception("timer of table %s failed; the other tables go on", code)
                         socketio.sleep(0)
                     with self._lock:
                         wait = min([next_poll] + [self._heap[0][0]] if self._heap else [next_poll]) - time.time()
