@@ -143,3 +143,40 @@ def test_the_handlers_go_on_with_local_counts_while_redis_is_down(app, phone, wa
         assert "Redis unreachable" in caplog.text
     finally:
         down.stop()
+
+
+def test_a_board_here_follows_a_phone_connected_to_another_process(app, phone, tables, war_table):
+    """This app's presence is shared; `other` stands for a second process. Its phone
+    coming, going and dying all reach the board watched here, with no move made."""
+    from app.presence import refresher
+    from app.security import hash_token
+
+    ns = "cg:presence:test-" + uuid.uuid4().hex[:10]
+    here = RedisPresence(REDIS, ns, heartbeat=0.1, dead_after=0.5)
+    here.on_change = refresher(app)
+    app.extensions["presence"], tables.connected = here, here.connected
+    other = RedisPresence(REDIS, ns, heartbeat=0.1, dead_after=0.5)
+    try:
+        here.start()
+        other.start()
+        ana = hash_token(tables.join(war_table.code, "Ana")["token"])
+        board = phone()
+        assert board.send("watch", {"code": war_table.code})["ok"]
+
+        def board_shows(state):
+            wait_until(lambda: [p["connected"] for p in board.pump()["players"]] == [state], timeout=3)
+
+        board_shows(False)
+        other.connect(ana)       # Ana's phone reaches the other process
+        board_shows(True)
+        other.disconnect(ana)    # and closes
+        board_shows(False)
+        other.connect(ana)
+        board_shows(True)
+        other.stop()             # the other process dies: reaped here, the board refreshed
+        board_shows(False)
+    finally:
+        here.stop()
+        other.stop()
+        for key in here._redis.scan_iter(match=ns + ":*"):
+            here._redis.delete(key)
