@@ -205,7 +205,7 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
         assert ack["ok"], ack
     pa.wait_for(lambda v: v["version"] >= 24 or v["status"] == "ended", timeout=60)
 
-    # Stop auto-play from A, then let Ben (on B) owe a reveal that only B's timer covers.
+    # Both stop auto-play; then Ben (on B) will owe a reveal that only B's timer covers.
     stop = {"type": "autoplay", "speed": 0}
     for _ in range(50):
         ack = pa.call("act", {"version": pa.view["version"], "action": stop})
@@ -220,11 +220,14 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
     view = pa.wait_for(lambda v: v["version"] >= ack["version"])
     assert view["status"] == "playing", "the game ended before the kill; lower the version goal"
     # Ana reveals by hand until Ben owes a reveal; Ben turns auto-play on through B (slow: SLOW seconds).
-    while not (pb.wait_for(lambda v: v["version"] >= pa.view["version"]) and pb.can("reveal")):
+    for _ in range(200):
+        if pb.wait_for(lambda v: v["version"] >= pa.view["version"]) and pb.can("reveal"):
+            break
         if pa.can("reveal"):
             pa.call("act", {"version": pa.view["version"], "action": {"type": "reveal"}})
         else:
             time.sleep(0.05)
+    assert pb.can("reveal"), "Ben never came to owe a reveal"
     # Ben also has the game open on A, so B's death changes no one's presence and A
     # refreshes nothing: only A's polling of the database can find B's timer.
     assert phone(cluster, a.url, token=pb.token).resumed.wait(10)
