@@ -34,6 +34,7 @@ from app.wire import Encoded
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.5  # how often the timer loop looks for timers another process set
+BROKEN_RETRY = 30.0  # a table whose timer raised is tried again this much later (not twice a second)
 
 
 def seat_room(token_hash: str) -> str:
@@ -154,6 +155,7 @@ class Scheduler:
         self._wake = threading.Event()
         self._running = False
         self._stopped = False
+        self._broken: dict[str, float] = {}  # table code -> when to try its failing timer again
 
     def add(self, code: str, due: float | None) -> None:
         if due is None or self._stopped:
@@ -195,12 +197,15 @@ class Scheduler:
                         # One move per table per round, then let the sockets run: the
                         # database calls do not yield, and a long burst of moves would
                         # starve pings and other tables. A table owing more comes back.
+                        if self._broken.get(code, 0) > now:
+                            continue
                         try:
                             for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
                                 self.notifier.publish(outcome)
                                 with self._lock:
                                     heapq.heappush(self._heap, (now, code))
                         except Exception:  # one broken table (a game's bug) must not stall every table's timers
+                            self._broken[code] = now + BROKEN_RETRY
                             log.exception("timer of table %s failed; the other tables go on", code)
                         socketio.sleep(0)
                     with self._lock:
