@@ -134,7 +134,7 @@ def test_two_workers_share_a_class_lose_nothing_and_survive_one_being_killed(clu
     phones[3].close()
     closed = time.monotonic()
     board.wait_for(lambda v: not connected(v)["Dev"], timeout=5)
-    assert time.monotonic() - closed < 1.0
+    assert time.monotonic() - closed < 2.0  # by the published change: the reaper would take 4-5 s
     phones[3] = phone(cluster, b.url, token=phones[3].token)
     board.wait_for(lambda v: connected(v) == dict.fromkeys(names, True), timeout=5)
     assert requests.post(f"{b.url}/api/classes/{class_code}/start", headers=headers, timeout=30).ok
@@ -280,7 +280,7 @@ def test_a_worker_no_phone_has_reached_fires_the_timers_of_a_dead_one(cluster):
 
     at_kill = version()
     while version() < at_kill + 4:  # two battles' reveals, all fired by A
-        assert time.monotonic() - killed < 3.0, "A did not take over B's timers"
+        assert time.monotonic() - killed < 3.5, "A did not take over B's timers (before noticing B dead)"
         time.sleep(0.1)
     end_table(a.url, token, code)  # the teacher ends it, so that the log stands still to be checked
     check_log(cluster.database_url, code, [])
