@@ -51,6 +51,11 @@ def main(argv=None) -> None:
         print(f"  or run: {sys.executable} -m flask --app app facilitator add NAME --password PASSWORD",
               flush=True)
     sys.stdout.flush()
+    # Timers (computer moves, deadlines) and presence run from the start, not from the
+    # first connection: after a restart, or on a process the phones have not reached
+    # yet, the timers other processes left must still fire and dead processes be noticed.
+    app.extensions["notifier"].scheduler.start()
+    app.extensions["presence"].start()
     socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False)
 
 

@@ -5,7 +5,8 @@ Handlers validate the envelope, call one service method and hand its
 `board:<CODE>` (public view), `fac:<CODE>` (facilitator view), one room per
 seat (`seat_room(token_hash)`: a phone may have two tabs, and a seat moved to
 another table keeps its token), `class:<CODE>` and `classboard:<CODE>`.
-With a message queue the emits reach every process's sockets.
+With a message queue the emits reach every process's sockets, and which seats
+are connected is counted across the processes (app/presence.py).
 
 The `Scheduler` fires the tables' timers (computer moves, auto-play,
 deadlines) in this process: those its own changes set, and, by polling the
@@ -29,6 +30,7 @@ from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
 from app.netaddr import client_address
+from app.presence import make_presence, refresher as presence_refresher
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -36,6 +38,7 @@ from app.wire import Encoded
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.5  # how often the timer loop looks for timers another process set
+BROKEN_RETRY = 30.0  # a table whose timer raised is tried again this much later (not twice a second)
 
 
 def seat_room(token_hash: str) -> str:
@@ -48,26 +51,6 @@ def room_of(viewer_key, code: str) -> str:
     if viewer_key == "facilitator":
         return f"fac:{code}"
     return seat_room(viewer_key[1])
-
-
-class Presence:
-    """Which seats have a live connection in this process, by token hash."""
-
-    def __init__(self):
-        self._counts: dict[str, int] = {}
-
-    def connect(self, token_hash: str) -> None:
-        self._counts[token_hash] = self._counts.get(token_hash, 0) + 1
-
-    def disconnect(self, token_hash: str) -> None:
-        left = self._counts.get(token_hash, 0) - 1
-        if left > 0:
-            self._counts[token_hash] = left
-        else:
-            self._counts.pop(token_hash, None)
-
-    def connected(self, token_hash: str) -> bool:
-        return self._counts.get(token_hash, 0) > 0
 
 
 def validate_payload(payload: Any, spec: dict[str, type]) -> dict:
@@ -190,6 +173,7 @@ class Scheduler:
         self._wake = threading.Event()
         self._running = False
         self._stopped = False
+        self._broken: dict[str, float] = {}  # table code -> when to try its failing timer again
 
     def add(self, code: str, due: float | None) -> None:
         if due is None or self._stopped:
@@ -235,10 +219,16 @@ class Scheduler:
                         # One move per table per round, then let the sockets run: the
                         # database calls do not yield, and a long burst of moves would
                         # starve pings and other tables. A table owing more comes back.
-                        for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
-                            self.notifier.publish(outcome)
-                            with self._lock:
-                                heapq.heappush(self._heap, (now, code))
+                        if self._broken.get(code, 0) > now:
+                            continue
+                        try:
+                            for outcome in self.tables.fire_due(code, now=now, check_db=from_db, limit=1):
+                                self.notifier.publish(outcome)
+                                with self._lock:
+                                    heapq.heappush(self._heap, (now, code))
+                        except Exception:  # one broken table (a game's bug) must not stall every table's timers
+                            self._broken[code] = now + BROKEN_RETRY
+                            log.exception("timer of table %s failed; the other tables go on", code)
                         socketio.sleep(0)
                     with self._lock:
                         wait = min([next_poll] + [self._heap[0][0]] if self._heap else [next_poll]) - time.time()
@@ -334,6 +324,7 @@ def on_connect(auth=None):
         fac = accounts.get(session["facilitator_id"])
     conn.facilitator_id = fac.id if fac else None
     services()[2].scheduler.start()
+    current_app.extensions["presence"].start()
 
 
 def on_disconnect(*_args):
@@ -513,7 +504,8 @@ HANDLERS = {"connect": on_connect, "disconnect": on_disconnect, "join": on_join,
 def register(app, sio) -> None:
     """Bind the handlers to the server init_app() just created (one per app), and
     give the app its presence and notifier."""
-    presence = Presence()
+    presence = make_presence(app.config, spawn=sio.start_background_task, sleep=sio.sleep)
+    presence.on_change = presence_refresher(app)  # other processes' phones came or went
     tables, classes = app.extensions["tables"], app.extensions["classes"]
     tables.connected = presence.connected
     app.extensions["presence"] = presence

@@ -490,6 +490,11 @@ class TableService:
             raise ServiceError("bad_request", "resume needs the seat token.")
         return self.seat_ref(hash_token(token), fresh=True)
 
+    def cached_table(self, token_hash: str) -> str | None:
+        """The table of a seat if this process holds that table in memory (no database read)."""
+        code = self._by_token.get(token_hash)
+        return code if code in self._live else None
+
     def seat_ref(self, token_hash: str, *, fresh: bool = False) -> SeatRef:
         """Where a seat (by token hash) sits now: it may have been moved or removed."""
         code = None if fresh else self._by_token.get(token_hash)

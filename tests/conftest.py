@@ -24,6 +24,7 @@ def app(tmp_path, request):
     app = make_app(tmp_path, **(marker.kwargs if marker else {}))
     yield app
     app.extensions["notifier"].scheduler.stop()
+    app.extensions["presence"].stop()
     app.extensions["db"].dispose()
 
 
@@ -67,3 +68,22 @@ def phone(app):
     yield make
     for p in made:
         p.close()
+
+
+@pytest.fixture
+def postgres_schema():
+    """A private schema in the machine's PostgreSQL `test` database, dropped afterwards."""
+    import uuid
+
+    from sqlalchemy import text
+
+    from app.db import make_engine
+
+    schema = "live_" + uuid.uuid4().hex[:10]
+    admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)  # it only makes schemas
+    with admin.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+    with admin.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    admin.dispose()

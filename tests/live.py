@@ -98,10 +98,10 @@ class LivePhone:
     """A python-socketio client acting like a phone or a board: on reconnect it resumes
     its seat, or watches its table again, by itself (as play.js and board.js do)."""
 
-    def __init__(self, url: str, auth: dict | None = None):
+    def __init__(self, url: str, auth: dict | None = None, token: str | None = None):
         self.sio = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1)
         self.view = None
-        self.token = None
+        self.token = token  # a seat to resume as soon as it connects (a phone sent to another worker)
         self.watching = None  # the last `watch` payload, sent again after a reconnect
         self.resumed = threading.Event()
         self.updated = threading.Condition()

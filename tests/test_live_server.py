@@ -110,60 +110,6 @@ def test_sigkill_mid_game_loses_nothing_and_phones_come_back(server):
             phone.close()
 
 
-@pytest.fixture
-def postgres_schema():
-    """A private schema in the machine's PostgreSQL `test` database, dropped afterwards."""
-    import uuid
-
-    from sqlalchemy import text
-
-    from app.db import make_engine
-
-    schema = "live_" + uuid.uuid4().hex[:10]
-    admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)  # it only makes schemas
-    with admin.begin() as conn:
-        conn.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
-    with admin.begin() as conn:
-        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
-
-
-def test_scaled_configuration_two_processes_share_postgres_and_redis(tmp_path, postgres_schema):
-    """The board watches through one process while the phones play through another."""
-    import uuid
-
-    queue = "redis://127.0.0.1:6379/0"
-    shared = {"DATABASE_URL": postgres_schema, "SOCKETIO_MESSAGE_QUEUE": queue,
-              "SECRET_KEY": "scaled-" + uuid.uuid4().hex}
-    first, second = LiveServer(tmp_path / "a", **shared), LiveServer(tmp_path / "b", **shared)
-    phones = []
-    try:
-        first.add_facilitator()
-        first.start()
-        second.start()
-        token = first.api_token()
-        code = first.create_table(token)
-        board = LivePhone(first.url)
-        assert board.call("watch", {"code": code})["ok"]
-        phones = [LivePhone(second.url) for _ in range(2)] + [board]
-        for phone, name in zip(phones[:2], ["Ana", "Ben"]):
-            phone.join(code, name)
-        board.wait_for(lambda v: len(v["players"]) == 2)  # a join on process B reached the board on A
-        phones[0].wait_for(lambda v: len(v["players"]) == 2 and v["actions"] == [{"type": "start", "label": "Deal cards & start"}])
-        assert phones[0].call("act", {"version": phones[0].view["version"], "action": {"type": "start"}})["ok"]
-        for phone in phones[:2]:
-            phone.wait_for(lambda v: v["status"] == "playing")
-        play_live(phones[:2], until=lambda v: v["version"] >= 30)
-        final = autoplay_to_end(phones[:2])
-        assert board.wait_for(lambda v: v["status"] == "ended")["version"] == final["version"]
-    finally:
-        for phone in phones:
-            phone.close()
-        first.stop()
-        second.stop()
-
-
 def test_students_moved_when_a_class_starts_get_their_new_tables_views(server):
     server.add_facilitator()
     server.start()
