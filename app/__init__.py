@@ -49,11 +49,13 @@ def create_app(overrides: dict | None = None):
     from app.demo import DemoService
     app.extensions["demos"] = DemoService(tables, app.config)
     from app.online import OnlineService
-    app.extensions["online"] = OnlineService(tables, app.extensions["demos"], app.config)
+    app.extensions["online"] = OnlineService(tables, app.extensions["demos"], app.config,
+                                             app.extensions["limits"])
     from app.privacy import PrivacyService
     app.extensions["privacy"] = PrivacyService(tables, app.extensions["classes"], app.extensions["limits"], app.config)
     # Periodic clean-ups the timer loop runs (app/realtime.py Scheduler); each decides how often.
-    app.extensions["housekeeping"] = [app.extensions["demos"].cleanup_due, app.extensions["privacy"].cleanup_due]
+    app.extensions["housekeeping"] = [app.extensions["demos"].cleanup_due, app.extensions["privacy"].cleanup_due,
+                                      app.extensions["online"].expire_due]
 
     from app.api import bp as api_bp
     from app.facilitator import bp as facilitator_bp

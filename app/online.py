@@ -41,7 +41,8 @@ from app.tables import ServiceError, TableService, checked
 
 KIND = "online"           # the table event that marks an online match (it holds the invitation's hash)
 SECRET_MAX = 100          # a secret is 32 characters; anything much longer is not one
-DEFAULTS = {"ONLINE_GLOBAL_MAX": 2000}   # online matches not yet ended, all clients together
+DEFAULTS = {"ONLINE_GLOBAL_MAX": 2000,   # online matches not yet ended, all clients together
+            "ONLINE_EXPIRY_EVERY": 300}  # seconds between the timer loop's looks for unaccepted invitations
 
 
 def seat_token(secret: str, code: str, seat: int) -> str:
@@ -53,9 +54,10 @@ def invitation_secret(creator_secret: str, code: str) -> str:
 
 
 class OnlineService:
-    def __init__(self, tables: TableService, demos: DemoService, config: dict | None = None):
+    def __init__(self, tables: TableService, demos: DemoService, config: dict | None = None, limits=None):
         self.tables = tables
         self.demos = demos
+        self.limits = limits
         self.config = {k: (config or {}).get(k, v) for k, v in DEFAULTS.items()}
 
     # ------------------------------------------------------------ helpers
@@ -221,7 +223,13 @@ class OnlineService:
             self.tables.fire_due(code, now=now, check_db=True)
             if self.expired(code):
                 expired.append(code)
-        # A match nobody accepted has no game clock yet: it expires from its creation.
+        return expired + self.expire_unaccepted(now)
+
+    def expire_unaccepted(self, now: float | None = None) -> list[str]:
+        """Close the invitations nobody accepted within the game's expiry (a match
+        nobody accepted has no game clock yet: it expires from its creation)."""
+        now = time.time() if now is None else now
+        expired = []
         with self.tables._session() as s:
             waiting = s.execute(select(GameTable).where(GameTable.facilitator_id == None,  # noqa: E711
                                                      GameTable.demo == False,  # noqa: E712
@@ -236,3 +244,11 @@ class OnlineService:
                 if self.tables.close_unstarted(table.code, self.expired_message(spec)) is not None:
                     expired.append(table.code)
         return expired
+
+    def expire_due(self) -> list[str]:
+        """The timer loop's chore: `expire_unaccepted`, if no process has looked in the
+        last ONLINE_EXPIRY_EVERY seconds (started matches expire by their own clock timer)."""
+        if self.limits is not None and not self.limits.hit("online-expiry", "all", limit=1,
+                                                           window=float(self.config["ONLINE_EXPIRY_EVERY"])):
+            return []
+        return self.expire_unaccepted()

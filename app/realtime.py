@@ -253,7 +253,6 @@ class Connection:
     watching_as: str | None = None
     tokens: float = 30.0
     stamp: float = field(default_factory=time.monotonic)
-    failed_joins: list = field(default_factory=list)
 
     def allow(self, rate: float, burst: float) -> bool:
         """Token bucket: `burst` messages at once, `rate` per second sustained."""

@@ -298,6 +298,18 @@ def test_the_cli_expires_a_match_after_14_days_without_a_move_and_its_links_say_
     assert runner.invoke(args=["matches", "expire", "--now", str(time.time() + 30 * DAY)]).output.startswith("0 ")
 
 
+def test_the_timer_loop_closes_an_invitation_nobody_accepted_once_across_processes(app, tables, monkeypatch):
+    waiting, _t, _resume = created(create(app.test_client()))
+    online = app.extensions["online"]
+    assert online.expire_due() == []                     # a fresh invitation stays open
+    monkeypatch.setattr("app.online.time.time", lambda: time.time_ns() / 1e9 + 14 * DAY + 60)
+    assert online.expire_due() == []                     # another look within ONLINE_EXPIRY_EVERY: none
+    app.extensions["limits"].reset("online-expiry", "all")
+    assert online.expire_due() == [waiting]              # the chore's next look closes it
+    assert online.expired(waiting) and tables.get(waiting).status == "ended"
+    assert online.expire_unaccepted() == []              # closed once: a second look finds nothing
+
+
 def test_a_match_that_ends_by_play_is_not_expired(app, tables):
     code, resume0, _ = match(app)
     online = app.extensions["online"]
