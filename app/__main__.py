@@ -48,6 +48,10 @@ def main(argv=None) -> None:
     if setup:
         print(f"No facilitator account yet. Create one (this link works once): {base}/facilitator/setup/{setup}",
               flush=True)
+    elif not accounts.count():  # another process starting at the same time printed the one link
+        print("No facilitator account yet. Another server process started just now and printed the one-time "
+              "set-up link: use that link.", flush=True)
+    if setup or not accounts.count():
         print(f"  or run: {sys.executable} -m flask --app app facilitator add NAME --password PASSWORD",
               flush=True)
     sys.stdout.flush()

@@ -13,6 +13,12 @@
 | DEMO_PER_CLIENT/_WINDOW | 5 guided demos per address per 600 s  |
 | DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
 | DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
+| LOGIN_WINDOW            | 900 s over which failed logins count  |
+| LOGIN_PER_ACCOUNT_ADDRESS | 5 failures for one name from one address |
+| LOGIN_PER_ADDRESS       | 20 failures from one address (any names) |
+| LOGIN_PER_ACCOUNT       | 50 failures for one name (any addresses) |
+| API_TOKEN_DAYS          | 30 days before an API token expires   |
+| HASH_CONCURRENCY        | password hashes at once: half the cores (at least 1) |
 """
 from __future__ import annotations
 
@@ -56,6 +62,13 @@ def from_environment() -> dict:
         # Guided demos from the home page (app/demo.py): per address per window, at once, kept for.
         **{key: float(os.environ[key]) for key in ("DEMO_PER_CLIENT", "DEMO_WINDOW", "DEMO_GLOBAL_MAX",
                                                    "DEMO_MAX_AGE") if os.environ.get(key)},
+        # Login brakes (app/accounts.py): failures counted per window, refused before hashing.
+        "LOGIN_WINDOW": float(os.environ.get("LOGIN_WINDOW", "900")),
+        "LOGIN_PER_ACCOUNT_ADDRESS": int(os.environ.get("LOGIN_PER_ACCOUNT_ADDRESS", "5")),
+        "LOGIN_PER_ADDRESS": int(os.environ.get("LOGIN_PER_ADDRESS", "20")),
+        "LOGIN_PER_ACCOUNT": int(os.environ.get("LOGIN_PER_ACCOUNT", "50")),
+        "API_TOKEN_DAYS": float(os.environ.get("API_TOKEN_DAYS", "30")),
+        "HASH_CONCURRENCY": int(os.environ.get("HASH_CONCURRENCY") or max(1, (os.cpu_count() or 2) // 2)),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -68,6 +68,13 @@ def base_url() -> str:
     return f"{parts.scheme}://{lan}" + (f":{port}" if port else "")
 
 
+def client_address() -> str:
+    """The client's address as this server sees it (behind a proxy, deploy it with
+    werkzeug's ProxyFix so that this is the visitor's and not the proxy's): the key
+    of every per-client limit (demos, logins)."""
+    return request.remote_addr or "unknown"
+
+
 def join_url(code: str) -> str:
     return f"{base_url()}/join/{code}"
 

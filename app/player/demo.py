@@ -11,6 +11,7 @@ import hmac
 from flask import abort, current_app, make_response, render_template, request, session
 
 from app.demo import DemoLimited, demo_games
+from app.netaddr import client_address
 from app.player import bp
 from app.tables import ServiceError
 
@@ -18,12 +19,6 @@ from app.tables import ServiceError
 @bp.app_context_processor
 def _demo_helpers():
     return {"demo_games": demo_games}
-
-
-def client_address() -> str:
-    """The client's address as this server sees it (behind a proxy, deploy it with
-    werkzeug's ProxyFix so that this is the visitor's and not the proxy's)."""
-    return request.remote_addr or "unknown"
 
 
 def check_form_csrf() -> None:
