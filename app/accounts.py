@@ -11,10 +11,12 @@ of failed attempts over LOGIN_WINDOW seconds:
 * one address, any names (LOGIN_PER_ADDRESS, 20): one guesser trying many names;
 * one name, any addresses (LOGIN_PER_ACCOUNT, 50): many addresses on one name.
 
-Failures count whether or not the name exists (no oracle), and every attempt is
-counted before it is checked, so a burst of simultaneous guesses cannot all slip
-in under the limit. A refused attempt counts nothing (the lock lifts as the
-window slides, however often a guesser knocks).
+Every checked attempt is counted before its password is checked, so that a burst
+of simultaneous guesses cannot all slip in under the limit, whether or not the
+name exists (no oracle of names). A correct password then clears the first count
+(its name from its address); it stays in the other two, which are far larger
+than any teacher's or script's logins. An attempt refused by a brake counts
+nothing: the lock lifts as the window slides, however often a guesser knocks.
 
 Hashing runs through the Offload adapter (app/offload.py): off the event loop,
 a few at a time. An unknown name is checked against a dummy hash of the same
