@@ -11,12 +11,13 @@ of failed attempts over LOGIN_WINDOW seconds:
 * one address, any names (LOGIN_PER_ADDRESS, 20): one guesser trying many names;
 * one name, any addresses (LOGIN_PER_ACCOUNT, 50): many addresses on one name.
 
-Every checked attempt is counted before its password is checked, so that a burst
-of simultaneous guesses cannot all slip in under the limit, whether or not the
-name exists (no oracle of names). A correct password then clears the first count
-(its name from its address); it stays in the other two, which are far larger
-than any teacher's or script's logins. An attempt refused by a brake counts
-nothing: the lock lifts as the window slides, however often a guesser knocks.
+Failures count whether or not the name exists (no oracle of names). Every attempt
+is counted before its password is checked, so that a burst of simultaneous
+guesses cannot all slip in under the limit; a correct one is then taken back
+from all three counts (twenty teachers behind one school address may all log in)
+and clears the failures of its name from its address. An attempt refused by a
+brake counts nothing: the lock lifts as the window slides, however often a
+guesser knocks.
 
 Hashing runs through the Offload adapter (app/offload.py): off the event loop,
 a few at a time. An unknown name is checked against a dummy hash of the same
@@ -180,6 +181,8 @@ class Accounts:
             return None
         if not self.offload(check_password_hash, fac.password_hash, password):
             return None
+        for scope, key, _limit, _message in brakes[1:]:
+            self.limiter.undo(scope, key, window=self.window)  # a correct login is no failure
         self.limiter.reset(brakes[0][0], brakes[0][1])  # this name from this address only
         return fac
 
