@@ -78,7 +78,7 @@ class TokenInfo:
 
 
 class Accounts:
-    _dummy_hash: str | None = None  # one per process, made at the first unknown name
+    _dummy_hash: str | None = None  # one per process, made at its first login
 
     def __init__(self, db, *, limiter=None, settings: Mapping | None = None, offload=None):
         from app.limits import Limiter
@@ -175,9 +175,10 @@ class Accounts:
         for allowed, (scope, key, limit, message) in zip(counted, brakes):
             if not allowed:  # simultaneous attempts took the last places first
                 self._refuse(scope, key, limit, message)
+        dummy = self._dummy()  # made at the first login of any name: the first is slow for every name
         fac = self._named(name.strip())
         if fac is None:
-            self.offload(check_password_hash, self._dummy(), password)  # the same time as a known name
+            self.offload(check_password_hash, dummy, password)  # the same time as a known name
             return None
         if not self.offload(check_password_hash, fac.password_hash, password):
             return None
