@@ -365,3 +365,29 @@ def test_processes_starting_at_once_get_one_set_up_link_and_a_later_start_anothe
     finally:
         for e in engines:
             e.dispose()
+
+
+def test_the_migration_gives_existing_tokens_thirty_days_and_keeps_old_sessions_out(db_url):
+    from alembic import command
+    from sqlalchemy import text
+
+    from app import migrations
+
+    engine = make_engine(db_url, migrate=False)
+    try:
+        with engine.begin() as conn:  # a school database at the revision before this one
+            command.upgrade(migrations.config(conn), "0006")
+            conn.execute(text("INSERT INTO facilitator (id, name, password_hash, created_at, paper) "
+                              "VALUES (1, 'teacher', 'x', :t, 'a4')"), {"t": utcnow()})
+            conn.execute(text("INSERT INTO apitoken (facilitator_id, token_hash, created_at) VALUES (1, :h, :t)"),
+                         {"h": hash_token("old-token"), "t": utcnow() - timedelta(days=10)})
+        assert migrations.upgrade(engine).action == "upgraded"
+        accounts = Accounts(engine)
+        (info,) = accounts.tokens_of(1)
+        assert info.expires_at - info.created_at == timedelta(days=30)
+        assert accounts.by_token("old-token").name == "teacher"
+        # A cookie from before the upgrade (no epoch in it) no longer logs in.
+        assert accounts.from_session({"facilitator_id": 1}) is None
+        assert accounts.from_session({"facilitator_id": 1, "epoch": 0}).name == "teacher"
+    finally:
+        engine.dispose()
