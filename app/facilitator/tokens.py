@@ -18,7 +18,7 @@ def tokens():
 @login_required
 def revoke_token(token_id):
     if current_app.extensions["accounts"].revoke_token(g.facilitator.id, token_id):
-        flash(f"Token {token_id} revoked: anything still using it must log in again.")
+        flash("Token revoked: anything still using it must log in again.")
     else:
         flash("That token was already revoked, or is not yours.")
     return redirect(url_for("facilitator.tokens"), code=303)
