@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import update
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.accounts import Accounts
 from app.db import make_engine
@@ -275,7 +275,7 @@ def test_an_expired_api_token_no_longer_works(db_app):
     assert accounts.by_token(token) is None and accounts.tokens_of(teacher.id) == []
     accounts.issue_token(teacher.id)  # a new login forgets the expired rows
     with Session(app.extensions["db"]) as s:
-        assert len(s.exec(__import__("sqlmodel").select(ApiToken)).all()) == 1
+        assert len(s.exec(select(ApiToken)).all()) == 1
 
 
 def test_the_tokens_page_lists_tokens_and_revokes_one_with_the_form_token(app, teacher, teacher_token):
