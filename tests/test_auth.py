@@ -208,6 +208,27 @@ def test_an_unknown_name_answers_in_as_long_as_a_known_one(app, teacher):
     assert 0.6 < ratio < 1.6  # was 3 ms against 143 ms (0.02)
 
 
+def test_no_more_hashes_run_at_once_than_the_offload_allows():
+    from app.offload import Offload
+
+    offload, running, most, lock = Offload("threading", 2), [0], [0], threading.Lock()
+
+    def hash_like():
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+
+    threads = [threading.Thread(target=offload, args=(hash_like,)) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert most[0] == 2
+
+
 # ------------------------------------------------------------------ logging out
 def test_logging_out_ends_the_session_even_for_a_saved_copy_of_the_cookie(app, teacher, war_table):
     browser, other_browser = app.test_client(), app.test_client()
