@@ -36,9 +36,11 @@ def create_app(overrides: dict | None = None):
 
     db = make_engine(app.config["DATABASE_URL"])
     app.extensions["db"] = db
-    app.extensions["accounts"] = Accounts(db)
     from app.limits import Limiter
     app.extensions["limits"] = Limiter(app.config["SOCKETIO_MESSAGE_QUEUE"])
+    from app.offload import Offload
+    app.extensions["accounts"] = Accounts(db, limiter=app.extensions["limits"], settings=app.config,
+                                          offload=Offload(app.config["ASYNC_MODE"], app.config["HASH_CONCURRENCY"]))
     tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"])
     app.extensions["tables"] = tables
     app.extensions["classes"] = ClassService(db, tables, tables_max=app.config["CLASS_TABLES_MAX"])

@@ -48,6 +48,10 @@ def main(argv=None) -> None:
     if setup:
         print(f"No facilitator account yet. Create one (this link works once): {base}/facilitator/setup/{setup}",
               flush=True)
+    elif not accounts.count():  # another process starting at the same time printed the one link
+        print("No facilitator account yet. Another server process printed the one-time set-up link less than "
+              "a minute ago (it still works): use that link, or start again in a minute for a new one.", flush=True)
+    if setup or not accounts.count():
         print(f"  or run: {sys.executable} -m flask --app app facilitator add NAME --password PASSWORD",
               flush=True)
     sys.stdout.flush()

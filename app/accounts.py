@@ -1,22 +1,102 @@
-"""Facilitator accounts: passwords, API tokens and the first-run setup link."""
+"""Facilitator accounts: passwords, login sessions, API tokens and the first-run setup link.
+
+Logins are braked (app/limits.py) before any password is hashed, by three counts
+of failed attempts over LOGIN_WINDOW seconds:
+
+* one name from one address (LOGIN_PER_ACCOUNT_ADDRESS, 5): the lock a guesser
+  meets first. It is per address so that a student guessing the teacher's
+  password from a phone does not lock the teacher out on the classroom computer;
+  a correct password clears it, for that address only (another address's
+  lockout of the same name stays: the teacher getting in says nothing about it);
+* one address, any names (LOGIN_PER_ADDRESS, 20): one guesser trying many names;
+* one name, any addresses (LOGIN_PER_ACCOUNT, 50): many addresses on one name.
+
+Failures count whether or not the name exists (no oracle of names). Every attempt
+is counted before its password is checked, so that a burst of simultaneous
+guesses cannot all slip in under the limit; a correct one is then taken back
+from all three counts (twenty teachers behind one school address may all log in)
+and clears the failures of its name from its address. An attempt refused by a
+brake counts nothing: the lock lifts as the window slides, however often a
+guesser knocks.
+
+Hashing runs through the Offload adapter (app/offload.py): off the event loop,
+a few at a time. An unknown name is checked against a dummy hash of the same
+algorithm, so it takes as long as a known one.
+"""
 from __future__ import annotations
 
+import math
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Mapping
+
+from sqlalchemy import func, insert, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from app.models import ApiToken, Facilitator, SetupToken
+from app.models import ApiToken, Facilitator, SetupToken, utcnow
 from app.security import has_nul, hash_token, new_token
+
+# A set-up link issued this recently by another process starting at the same time
+# is the one to use: this process prints no second link.
+SETUP_LINK_QUIET = 60.0
+# last_used_at is written at most this often per token (not on every request).
+TOKEN_TOUCH_EVERY = timedelta(minutes=1)
 
 
 class AccountError(ValueError):
     pass
 
 
-class Accounts:
-    def __init__(self, db):
-        self.db = db
+class LoginLimited(AccountError):
+    """Too many failed logins: refused without checking the password."""
 
-    def add(self, name: str, password: str) -> Facilitator:
+    def __init__(self, message: str, retry_after: float):
+        super().__init__(message)
+        self.retry_after = max(1, math.ceil(retry_after))
+
+
+def wait_words(seconds: float) -> str:
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}" if seconds > 60 else \
+        f"{math.ceil(seconds)} second{'s' if math.ceil(seconds) != 1 else ''}"
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """SQLite gives back naive datetimes; every stored time is UTC."""
+    return moment.replace(tzinfo=timezone.utc) if moment is not None and moment.tzinfo is None else moment
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    id: int
+    created_at: datetime
+    last_used_at: datetime | None
+    expires_at: datetime
+
+
+class Accounts:
+    _dummy_hash: str | None = None  # one per process, made at its first login
+
+    def __init__(self, db, *, limiter=None, settings: Mapping | None = None, offload=None):
+        from app.limits import Limiter
+        from app.offload import Offload
+
+        self.db = db
+        self.limiter = limiter or Limiter()
+        settings = settings or {}
+        self.window = float(settings.get("LOGIN_WINDOW", 900))
+        self.per_account_address = int(settings.get("LOGIN_PER_ACCOUNT_ADDRESS", 5))
+        self.per_address = int(settings.get("LOGIN_PER_ADDRESS", 20))
+        self.per_account = int(settings.get("LOGIN_PER_ACCOUNT", 50))
+        self.token_days = float(settings.get("API_TOKEN_DAYS", 30))
+        self.offload = offload or Offload()
+
+    # --- accounts ---------------------------------------------------------
+    @staticmethod
+    def _checked(name: str, password: str) -> str:
         name = (name or "").strip()
         if has_nul([name, password]):
             raise AccountError("A name or password cannot contain a NUL character.")
@@ -24,26 +104,28 @@ class Accounts:
             raise AccountError("A facilitator name has 1 to 40 characters.")
         if len(password or "") < 8:
             raise AccountError("Choose a password of at least 8 characters.")
+        return name
+
+    def add(self, name: str, password: str) -> Facilitator:
+        name = self._checked(name, password)
+        if self._named(name):  # before hashing: a taken name costs no hash
+            raise AccountError(f"A facilitator called {name!r} already exists.")
+        fac = Facilitator(name=name, password_hash=self.offload(generate_password_hash, password))
         with Session(self.db, expire_on_commit=False) as s:
-            if s.exec(select(Facilitator).where(Facilitator.name == name)).first():
-                raise AccountError(f"A facilitator called {name!r} already exists.")
-            fac = Facilitator(name=name, password_hash=generate_password_hash(password))
             s.add(fac)
-            s.commit()
+            try:
+                s.commit()
+            except IntegrityError:  # added at the same moment by someone else
+                raise AccountError(f"A facilitator called {name!r} already exists.") from None
             return fac
+
+    def _named(self, name: str) -> Facilitator | None:
+        with Session(self.db, expire_on_commit=False) as s:
+            return s.exec(select(Facilitator).where(Facilitator.name == name)).first()
 
     def count(self) -> int:
         with Session(self.db) as s:
-            return len(s.exec(select(Facilitator.id)).all())
-
-    def authenticate(self, name: str, password: str) -> Facilitator | None:
-        if has_nul([name, password]):
-            return None
-        with Session(self.db, expire_on_commit=False) as s:
-            fac = s.exec(select(Facilitator).where(Facilitator.name == (name or "").strip())).first()
-            if fac and check_password_hash(fac.password_hash, password or ""):
-                return fac
-            return None
+            return s.exec(select(func.count()).select_from(Facilitator)).one()
 
     def get(self, facilitator_id: int | None) -> Facilitator | None:
         if facilitator_id is None:
@@ -63,45 +145,177 @@ class Accounts:
                 s.commit()
         return paper
 
+    # --- logging in ---------------------------------------------------------
+    def _brakes(self, name: str, address: str) -> list[tuple[str, str, int, str]]:
+        # The typed name is hashed into the key: it may be long, and it is only a key.
+        account = hash_token(name.strip().casefold())[:32]
+        return [
+            ("login-account-address", f"{account}:{address}", self.per_account_address,
+             "Too many wrong passwords for this name from this device."),
+            ("login-address", address, self.per_address, "Too many failed logins from this device."),
+            ("login-account", account, self.per_account, "Too many failed logins for this name."),
+        ]
+
+    def _refuse(self, scope: str, key: str, limit: int, message: str):
+        wait = self.limiter.retry_after(scope, key, limit=limit, window=self.window) or self.window
+        raise LoginLimited(f"{message} Try again in {wait_words(wait)}.", wait)
+
+    def authenticate(self, name: str, password: str, address: str = "local") -> Facilitator | None:
+        """The facilitator whose name and password these are, else None. Raises
+        LoginLimited, without checking the password, while a brake is on."""
+        name, password = str(name or ""), str(password or "")
+        if has_nul([name, password]):
+            return None
+        brakes = self._brakes(name, address)
+        for scope, key, limit, message in brakes:  # a refused attempt counts nothing
+            if not self.limiter.peek(scope, key, limit=limit, window=self.window):
+                self._refuse(scope, key, limit, message)
+        counted = [self.limiter.hit(scope, key, limit=limit, window=self.window)
+                   for scope, key, limit, _m in brakes]
+        for allowed, (scope, key, limit, message) in zip(counted, brakes):
+            if not allowed:  # simultaneous attempts took the last places first
+                self._refuse(scope, key, limit, message)
+        dummy = self._dummy()  # made at the first login of any name: the first is slow for every name
+        fac = self._named(name.strip())
+        if fac is None:
+            self.offload(check_password_hash, dummy, password)  # the same time as a known name
+            return None
+        if not self.offload(check_password_hash, fac.password_hash, password):
+            return None
+        for scope, key, _limit, _message in brakes[1:]:
+            self.limiter.undo(scope, key, window=self.window)  # a correct login is no failure
+        self.limiter.reset(brakes[0][0], brakes[0][1])  # this name from this address only
+        return fac
+
+    def _dummy(self) -> str:
+        if Accounts._dummy_hash is None:
+            # generate_password_hash's defaults, as every account's hash: the same cost.
+            Accounts._dummy_hash = self.offload(generate_password_hash, secrets.token_urlsafe(16))
+        return Accounts._dummy_hash
+
+    # --- the login cookie ---------------------------------------------------
+    @staticmethod
+    def session_claims(fac: Facilitator) -> dict:
+        """What the signed session cookie holds for a logged-in facilitator."""
+        return {"facilitator_id": fac.id, "epoch": fac.session_epoch}
+
+    def from_session(self, data: Mapping) -> Facilitator | None:
+        """The facilitator a session cookie logs in, unless they have logged out since."""
+        fac = self.get(data.get("facilitator_id"))
+        if fac is None or data.get("epoch") != fac.session_epoch:
+            return None
+        return fac
+
+    def end_sessions(self, facilitator_id: int) -> None:
+        """Log out: every cookie issued to this facilitator so far stops working. It
+        logs out their other browsers too: a teacher logs out of a shared classroom
+        computer to make sure nobody else can carry on as them, anywhere."""
+        with Session(self.db) as s:
+            s.exec(update(Facilitator).where(Facilitator.id == facilitator_id)
+                   .values(session_epoch=Facilitator.session_epoch + 1))
+            s.commit()
+
+    # --- API tokens -----------------------------------------------------------
     def issue_token(self, facilitator_id: int) -> str:
         token = new_token()
+        now = utcnow()
         with Session(self.db) as s:
-            s.add(ApiToken(facilitator_id=facilitator_id, token_hash=hash_token(token)))
+            # Tokens past their date are of no use to anyone: forget this teacher's.
+            for old in s.exec(select(ApiToken).where(ApiToken.facilitator_id == facilitator_id,
+                                                     ApiToken.expires_at <= now)).all():
+                s.delete(old)
+            s.add(ApiToken(facilitator_id=facilitator_id, token_hash=hash_token(token), created_at=now,
+                           expires_at=now + timedelta(days=self.token_days)))
             s.commit()
         return token
 
-    def by_token(self, token) -> Facilitator | None:
+    def token_owner(self, token) -> tuple[Facilitator, int] | None:
+        """(the facilitator, the token's id) for a valid unexpired token, else None."""
         if not isinstance(token, str) or not token or "\x00" in token:
             return None
+        now = utcnow()
         with Session(self.db, expire_on_commit=False) as s:
             row = s.exec(select(ApiToken).where(ApiToken.token_hash == hash_token(token))).first()
-            return s.get(Facilitator, row.facilitator_id) if row else None
+            if row is None or row.expires_at is None or aware(row.expires_at) <= now:
+                return None
+            if row.last_used_at is None or now - aware(row.last_used_at) >= TOKEN_TOUCH_EVERY:
+                row.last_used_at = now
+                s.add(row)
+                s.commit()
+            fac = s.get(Facilitator, row.facilitator_id)
+            return (fac, row.id) if fac else None
 
-    # --- first run -------------------------------------------------------
-    def setup_link_token(self) -> str | None:
-        """A fresh one-time setup token while no facilitator exists, else None."""
-        if self.count():
-            return None
-        token = new_token()
+    def by_token(self, token) -> Facilitator | None:
+        owner = self.token_owner(token)
+        return owner[0] if owner else None
+
+    def tokens_of(self, facilitator_id: int) -> list[TokenInfo]:
+        """A facilitator's unexpired API tokens, newest first (never the tokens themselves)."""
+        now = utcnow()
         with Session(self.db) as s:
-            s.add(SetupToken(token_hash=hash_token(token)))
+            rows = s.exec(select(ApiToken).where(ApiToken.facilitator_id == facilitator_id)
+                          .order_by(ApiToken.id.desc())).all()
+            return [TokenInfo(r.id, aware(r.created_at), aware(r.last_used_at), aware(r.expires_at))
+                    for r in rows if r.expires_at is not None and aware(r.expires_at) > now]
+
+    def revoke_token(self, facilitator_id: int, token_id) -> bool:
+        """Delete one of this facilitator's tokens; False if they have no such token."""
+        if not isinstance(token_id, int):
+            return False
+        with Session(self.db) as s:
+            row = s.get(ApiToken, token_id)
+            if row is None or row.facilitator_id != facilitator_id:
+                return False
+            s.delete(row)
             s.commit()
+            return True
+
+    # --- first run ----------------------------------------------------------
+    # Both steps run under app.migrations.locked: one transaction no other process
+    # can interleave with (a PostgreSQL advisory lock, SQLite's write lock), so the
+    # checks and the writes after them are one step for every process at once.
+    def setup_link_token(self) -> str | None:
+        """A fresh one-time setup token while no facilitator exists, else None: also
+        None when another process issued one in the last SETUP_LINK_QUIET seconds
+        (several processes starting at once print one link between them). Older
+        unused links stay valid until an account is created."""
+        from app.migrations import locked
+
+        token = new_token()
+        now = utcnow()
+        with locked(self.db) as conn:
+            if conn.execute(select(func.count()).select_from(Facilitator)).scalar():
+                return None
+            recent = conn.execute(select(func.count()).select_from(SetupToken).where(
+                SetupToken.used == False, SetupToken.created_at > now - timedelta(seconds=SETUP_LINK_QUIET))  # noqa: E712
+            ).scalar()
+            if recent:
+                return None
+            conn.execute(insert(SetupToken).values(token_hash=hash_token(token), used=False, created_at=now))
         return token
 
     def setup_token_valid(self, token: str) -> bool:
-        if self.count():
+        if not isinstance(token, str) or has_nul(token) or self.count():
             return False
         with Session(self.db) as s:
             row = s.exec(select(SetupToken).where(SetupToken.token_hash == hash_token(token or ""))).first()
             return bool(row and not row.used)
 
     def create_with_setup_token(self, token: str, name: str, password: str) -> Facilitator:
+        """Exactly one account, however many set-up posts arrive at once, in however
+        many processes: the claim of the link and the account are one locked step."""
+        from app.migrations import locked
+
+        name = self._checked(name, password)
         if not self.setup_token_valid(token):
             raise AccountError("This set-up link has already been used.")
-        fac = self.add(name, password)
-        with Session(self.db) as s:
-            for row in s.exec(select(SetupToken)).all():
-                row.used = True
-                s.add(row)
-            s.commit()
+        fac = Facilitator(name=name, password_hash=self.offload(generate_password_hash, password))
+        with locked(self.db) as conn:
+            claimed = conn.execute(update(SetupToken).where(SetupToken.token_hash == hash_token(token),
+                                                            SetupToken.used == False)  # noqa: E712
+                                   .values(used=True)).rowcount
+            if claimed != 1 or conn.execute(select(func.count()).select_from(Facilitator)).scalar():
+                raise AccountError("This set-up link has already been used.")  # rolls the claim back
+            conn.execute(update(SetupToken).where(SetupToken.used == False).values(used=True))  # noqa: E712
+            fac.id = conn.execute(insert(Facilitator).values(**fac.model_dump(exclude={"id"}))).inserted_primary_key[0]
         return fac

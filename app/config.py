@@ -18,6 +18,12 @@
 | CODE_GUESS_HOURLY       | 600 wrong codes per address per hour  |
 | SEATS_PER_ADDRESS/SEATS_WINDOW | 120 new seats per address per 60 s |
 | CLASS_TABLES_MAX        | 200 tables per class session          |
+| LOGIN_WINDOW            | 900 s over which failed logins count  |
+| LOGIN_PER_ACCOUNT_ADDRESS | 5 failures for one name from one address |
+| LOGIN_PER_ADDRESS       | 20 failures from one address (any names) |
+| LOGIN_PER_ACCOUNT       | 50 failures for one name (any addresses) |
+| API_TOKEN_DAYS          | 30 days before an API token expires   |
+| HASH_CONCURRENCY        | password hashes at once: half the cores (at least 1) |
 """
 from __future__ import annotations
 
@@ -70,6 +76,13 @@ def from_environment() -> dict:
         "SEATS_PER_ADDRESS": int(os.environ.get("SEATS_PER_ADDRESS", "120")),
         "SEATS_WINDOW": float(os.environ.get("SEATS_WINDOW", "60")),
         "CLASS_TABLES_MAX": int(os.environ.get("CLASS_TABLES_MAX", "200")),
+        # Login brakes (app/accounts.py): failures counted per window, refused before hashing.
+        "LOGIN_WINDOW": float(os.environ.get("LOGIN_WINDOW", "900")),
+        "LOGIN_PER_ACCOUNT_ADDRESS": int(os.environ.get("LOGIN_PER_ACCOUNT_ADDRESS", "5")),
+        "LOGIN_PER_ADDRESS": int(os.environ.get("LOGIN_PER_ADDRESS", "20")),
+        "LOGIN_PER_ACCOUNT": int(os.environ.get("LOGIN_PER_ACCOUNT", "50")),
+        "API_TOKEN_DAYS": float(os.environ.get("API_TOKEN_DAYS", "30")),
+        "HASH_CONCURRENCY": int(os.environ.get("HASH_CONCURRENCY") or max(1, (os.cpu_count() or 2) // 2)),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -11,7 +11,9 @@ the HTTP routes.
         ...refuse...
 
 `hit` counts one attempt and says whether it is allowed; `peek` says whether
-one more would be allowed without counting; `reset` forgets a key (a correct
+one more would be allowed without counting; `undo` takes back one counted
+attempt (a login counted before its password was checked, which was right); `retry_after` says in how many
+seconds it would be (for the refusal's message); `reset` forgets a key (a correct
 password clears its account's failures). Windows are sliding in memory and
 fixed (one Redis key per window) in Redis: the Redis variant may let up to
 twice the limit through across a window boundary, which is fine for a brake.
@@ -56,6 +58,19 @@ class MemoryCounter:
         with self._lock:
             self._hits.pop((scope, key), None)
 
+    def undo(self, scope: str, key: str, window: float) -> None:
+        with self._lock:
+            stamps = self._stamps(scope, key, window, time.monotonic())
+            if stamps:
+                stamps.pop()
+
+    def retry_after(self, scope: str, key: str, window: float, limit: int) -> float:
+        now = time.monotonic()
+        with self._lock:
+            stamps = self._stamps(scope, key, window, now)
+            # Allowed again once all but limit-1 of the stamps have left the window.
+            return 0.0 if len(stamps) < limit else max(0.0, stamps[len(stamps) - limit] + window - now)
+
 
 class RedisCounter:
     def __init__(self, url: str):
@@ -75,6 +90,17 @@ class RedisCounter:
         pipe.incr(name)
         pipe.expire(name, int(window) + 1)
         return int(pipe.execute()[0])
+
+    # Only an existing key: across a window boundary there is nothing left to take back.
+    _UNDO = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0"
+
+    def undo(self, scope: str, key: str, window: float) -> None:
+        self._redis.eval(self._UNDO, 1, self._name(scope, key, window))
+
+    def retry_after(self, scope: str, key: str, window: float, limit: int) -> float:
+        if int(self._redis.get(self._name(scope, key, window)) or 0) < limit:
+            return 0.0
+        return window - time.time() % window  # the fixed window's key is replaced then
 
     def reset(self, scope: str, key: str) -> None:
         for name in self._redis.scan_iter(match=f"cg:limit:{scope}:{key}:*", count=100):
@@ -100,6 +126,22 @@ class Limiter:
     def peek(self, scope: str, key: str, *, limit: int, window: float) -> bool:
         """True if one more attempt would be allowed (counts nothing)."""
         return self._count(scope, str(key), window, False) < limit
+
+    def undo(self, scope: str, key: str, *, window: float) -> None:
+        """Take back one attempt `hit` counted (it turned out to be one that should not count)."""
+        try:
+            self.counter.undo(scope, str(key), window)
+        except Exception:  # noqa: BLE001
+            log.warning("limit store unreachable; could not undo %s", scope)
+        self.fallback.undo(scope, str(key), window)
+
+    def retry_after(self, scope: str, key: str, *, limit: int, window: float) -> float:
+        """Seconds until `peek` would allow one more attempt (0 if it does now)."""
+        try:
+            return self.counter.retry_after(scope, str(key), window, limit)
+        except Exception:  # noqa: BLE001
+            log.warning("limit store unreachable; timing %s in this process", scope)
+            return self.fallback.retry_after(scope, str(key), window, limit)
 
     def reset(self, scope: str, key: str) -> None:
         try:

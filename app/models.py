@@ -25,6 +25,9 @@ class Facilitator(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     # The paper size of this teacher's printed reports: "a4" or "letter" (chosen on the dashboard).
     paper: str = Field(default="a4", max_length=8, sa_column_kwargs={"server_default": "a4"})
+    # Stored in the login cookie and compared on every request: logging out bumps it,
+    # so every cookie issued before (a copied one too) stops working.
+    session_epoch: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class ApiToken(SQLModel, table=True):
@@ -34,6 +37,9 @@ class ApiToken(SQLModel, table=True):
     facilitator_id: int = Field(foreign_key="facilitator.id", index=True)
     token_hash: str = Field(index=True, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+    # API_TOKEN_DAYS after it was issued; revoking deletes the row.
+    expires_at: Optional[datetime] = None
+    last_used_at: Optional[datetime] = None
 
 
 class SetupToken(SQLModel, table=True):

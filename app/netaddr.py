@@ -70,8 +70,9 @@ def base_url() -> str:
 
 def client_address() -> str:
     """The client's address as this server sees it (behind a proxy, deploy it with
-    werkzeug's ProxyFix so that this is the visitor's and not the proxy's). In a
-    Socket.IO handler it is the address of the connection's handshake."""
+    werkzeug's ProxyFix so that this is the visitor's and not the proxy's): the key
+    of every per-client limit (demos, logins, wrong codes). In a Socket.IO handler it
+    is the address of the connection's handshake."""
     return request.remote_addr or "unknown"
 
 

@@ -319,8 +319,8 @@ def on_connect(auth=None):
     conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
     fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
-    if fac is None and session.get("facilitator_id"):
-        fac = accounts.get(session["facilitator_id"])
+    if fac is None:  # the login cookie, unless its teacher has logged out since
+        fac = accounts.from_session(session)
     conn.facilitator_id = fac.id if fac else None
     services()[2].scheduler.start()
     current_app.extensions["presence"].start()

@@ -6,7 +6,8 @@ import functools
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 
 from app import engines
-from app.netaddr import join_url
+from app.accounts import LoginLimited
+from app.netaddr import client_address, join_url
 from app.security import has_nul
 from app.tables import ServiceError
 
@@ -27,10 +28,12 @@ def token_required(view):
     def wrapped(**kwargs):
         header = request.headers.get("Authorization", "")
         token = header[7:] if header.startswith("Bearer ") else ""
-        g.facilitator = current_app.extensions["accounts"].by_token(token)
+        owner = current_app.extensions["accounts"].token_owner(token)
+        g.facilitator, g.api_token_id = owner or (None, None)
         if g.facilitator is None:
             return jsonify({"ok": False, "error": {"code": "forbidden",
-                                                   "message": "Log in first (POST /api/login)."}}), 401
+                                                   "message": "Log in first (POST /api/login): no token, "
+                                                              "or it has expired or been revoked."}}), 401
         return view(**kwargs)
 
     return wrapped
@@ -48,10 +51,43 @@ def _body() -> dict:
 @bp.post("/login")
 def login():
     body = _body()
-    fac = current_app.extensions["accounts"].authenticate(str(body.get("name", "")), str(body.get("password", "")))
+    accounts = current_app.extensions["accounts"]
+    try:
+        fac = accounts.authenticate(str(body.get("name", "")), str(body.get("password", "")), client_address())
+    except LoginLimited as exc:
+        return jsonify({"ok": False, "error": {"code": "rate_limited", "message": str(exc),
+                                               "retry_after": exc.retry_after}}), 429, \
+            {"Retry-After": str(exc.retry_after)}
     if fac is None:
         return jsonify({"ok": False, "error": {"code": "forbidden", "message": "Wrong name or password."}}), 401
-    return jsonify({"token": current_app.extensions["accounts"].issue_token(fac.id)})
+    token = accounts.issue_token(fac.id)
+    return jsonify({"token": token, "expires_at": accounts.tokens_of(fac.id)[0].expires_at.isoformat()})
+
+
+@bp.post("/logout")
+@token_required
+def logout():
+    """Revoke the token this request was made with."""
+    current_app.extensions["accounts"].revoke_token(g.facilitator.id, g.api_token_id)
+    return jsonify({"ok": True})
+
+
+@bp.get("/tokens")
+@token_required
+def list_tokens():
+    """My API tokens that still work (ids and dates; never a token itself)."""
+    return jsonify({"tokens": [{"id": t.id, "created_at": t.created_at.isoformat(),
+                                "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+                                "expires_at": t.expires_at.isoformat(), "current": t.id == g.api_token_id}
+                               for t in current_app.extensions["accounts"].tokens_of(g.facilitator.id)]})
+
+
+@bp.delete("/tokens/<int:token_id>")
+@token_required
+def revoke_token(token_id):
+    if not current_app.extensions["accounts"].revoke_token(g.facilitator.id, token_id):
+        return jsonify({"ok": False, "error": {"code": "bad_request", "message": "You have no token with that id."}}), 404
+    return jsonify({"ok": True})
 
 
 @bp.get("/games")

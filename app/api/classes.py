@@ -26,7 +26,7 @@ def facilitator_required(view):
         if header.startswith("Bearer "):
             g.facilitator = accounts.by_token(header[7:])
         else:
-            g.facilitator = accounts.get(session.get("facilitator_id"))
+            g.facilitator = accounts.from_session(session)
             if g.facilitator is not None and request.method not in ("GET", "HEAD"):
                 sent, expected = request.headers.get("X-CSRF-Token", ""), session.get("csrf", "")
                 if not expected or not hmac.compare_digest(sent, expected):

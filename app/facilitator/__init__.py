@@ -7,13 +7,13 @@ import secrets
 from datetime import date, timedelta
 from pathlib import Path
 
-from flask import (Blueprint, Response, abort, current_app, flash, g, redirect, render_template, request, session,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, flash, g, make_response, redirect, render_template,
+                   request, session, url_for)
 
 from app import engines
-from app.accounts import AccountError
+from app.accounts import AccountError, LoginLimited
 from app.hotseat import HotseatService
-from app.netaddr import join_url
+from app.netaddr import client_address, join_url
 from app.tables import ServiceError
 
 bp = Blueprint("facilitator", __name__)
@@ -87,7 +87,7 @@ def _upload_limit():
 
 @bp.before_request
 def _load_user_and_check_csrf():
-    g.facilitator = current_app.extensions["accounts"].get(session.get("facilitator_id"))
+    g.facilitator = current_app.extensions["accounts"].from_session(session)
     if request.method == "POST":
         sent, expected = request.form.get("csrf", ""), session.get("csrf", "")
         if not expected or not hmac.compare_digest(sent, expected):
@@ -106,21 +106,35 @@ def login_required(view):
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
-    error = None
+    error, status, retry_after = None, 200, 0
     if request.method == "POST":
-        fac = current_app.extensions["accounts"].authenticate(request.form.get("name", ""),
-                                                              request.form.get("password", ""))
-        if fac:
-            session.clear()
-            session["facilitator_id"] = fac.id
-            target = request.args.get("next", "")
-            return redirect(target if target.startswith("/facilitator") else url_for("facilitator.dashboard"))
-        error = "That name and password do not match."
-    return render_template("facilitator/login.html", error=error), (401 if error else 200)
+        accounts = current_app.extensions["accounts"]
+        try:
+            fac = accounts.authenticate(request.form.get("name", ""), request.form.get("password", ""),
+                                        client_address())
+        except LoginLimited as exc:
+            error, status, retry_after = str(exc), 429, exc.retry_after
+        else:
+            if fac:
+                log_in(fac)
+                target = request.args.get("next", "")
+                return redirect(target if target.startswith("/facilitator") else url_for("facilitator.dashboard"))
+            error, status = "That name and password do not match.", 401
+    response = make_response(render_template("facilitator/login.html", error=error), status)
+    if status == 429:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def log_in(fac) -> None:
+    session.clear()  # nothing of an earlier visitor's session carries over
+    session.update(current_app.extensions["accounts"].session_claims(fac))
 
 
 @bp.post("/logout")
 def logout():
+    if g.facilitator is not None:  # the cookie, and every copy of it, stops working
+        current_app.extensions["accounts"].end_sessions(g.facilitator.id)
     session.clear()
     return redirect(url_for("facilitator.login"))
 
@@ -138,8 +152,7 @@ def setup(token):
         except AccountError as exc:
             error = str(exc)
         else:
-            session.clear()
-            session["facilitator_id"] = fac.id
+            log_in(fac)
             return redirect(url_for("facilitator.dashboard"))
     return render_template("facilitator/setup.html", used=False, error=error), (400 if error else 200)
 
@@ -252,3 +265,4 @@ from app.facilitator import hotseat as _hotseat  # noqa: E402,F401  (hotseat tab
 from app.facilitator import banks as _banks  # noqa: E402,F401  (uploaded content banks)
 from app.facilitator import demo as _demo  # noqa: E402,F401  (guided demo tables to project)
 from app.facilitator import privacy as _privacy  # noqa: E402,F401  (deleting a table or a class)
+from app.facilitator import tokens as _tokens  # noqa: E402,F401  (the teacher's API tokens)

@@ -1,7 +1,7 @@
 """names: the teacher's choice to refuse rude names, per table and per class session
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-30
 
 * `game_table.name_filter` and `class_session.name_filter`: whether a join with a
