@@ -13,6 +13,8 @@
 | DEMO_PER_CLIENT/_WINDOW | 5 guided demos per address per 600 s  |
 | DEMO_GLOBAL_MAX         | 500 facilitator-less demos at once    |
 | DEMO_MAX_AGE            | 86400 s before a demo is deleted      |
+| PROXY_COUNT             | 0; N: trust N reverse proxies' X-Forwarded-* |
+| COOKIE_SECURE           | on when PUBLIC_URL is https://, else off |
 """
 from __future__ import annotations
 
@@ -56,7 +58,32 @@ def from_environment() -> dict:
         # Guided demos from the home page (app/demo.py): per address per window, at once, kept for.
         **{key: float(os.environ[key]) for key in ("DEMO_PER_CLIENT", "DEMO_WINDOW", "DEMO_GLOBAL_MAX",
                                                    "DEMO_MAX_AGE") if os.environ.get(key)},
+        # Behind N reverse proxies (deploy/): their X-Forwarded-For/-Proto/-Host/-Port are
+        # believed, so remote_addr, scheme and host are the visitor's. 0 (default): a visitor
+        # could forge them, so they are ignored.
+        "PROXY_COUNT": int(os.environ.get("PROXY_COUNT") or 0),
+        # None: Secure cookies exactly when PUBLIC_URL is https:// (see secure_cookies).
+        "COOKIE_SECURE": _flag(os.environ.get("COOKIE_SECURE")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
     }
+
+
+def _flag(value: str | None) -> bool | None:
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"COOKIE_SECURE is 1 or 0, not {value!r}")
+
+
+def secure_cookies(config) -> bool:
+    """Whether the session cookie is marked Secure: COOKIE_SECURE if set, else whether phones
+    reach the server over https (PUBLIC_URL). Never on plain http: the browser would not send
+    it back and nobody could log in."""
+    if config.get("COOKIE_SECURE") is not None:
+        return bool(config["COOKIE_SECURE"])
+    return str(config.get("PUBLIC_URL") or "").lower().startswith("https://")
