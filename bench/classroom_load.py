@@ -225,7 +225,8 @@ def wire_size(payload) -> int:
 
 
 # =================================================================== bare server
-def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0) -> None:
+def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0,
+                     queue: str | None = None) -> None:
     """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views."""
     from flask import Flask, request
     from flask_socketio import SocketIO, join_room
@@ -237,7 +238,9 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         game_actions = [{"type": "reveal"}]
 
     app = Flask("bare")
-    sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    # With --scaled, its emits cross the same Redis queue as the real workers' do.
+    sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20,
+                   message_queue=queue)
     tables: dict[str, dict] = {}
     seats: dict[str, tuple[str, int]] = {}  # sid -> (table code, seat)
 
@@ -249,7 +252,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         if table["status"] == "ended":
             return []
         if table["status"] == "lobby":
-            return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table_size else []
+            return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table["size"] else []
         mine = list(other_actions)
         if seat not in table["moved"]:
             mine = game_actions + mine
@@ -271,8 +274,11 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         if not isinstance(payload, dict) or not isinstance(payload.get("code"), str):
             return error("bad_request", "Send {code, name}.")
         code = payload["code"]
-        table = tables.setdefault(code, {"code": code, "version": 0, "status": "lobby", "seats": [], "moved": set()})
-        if len(table["seats"]) >= table_size:
+        # The bench's phones say how many sit at their table (a real table's game says it).
+        size = payload.get("seats") if isinstance(payload.get("seats"), int) else table_size
+        table = tables.setdefault(code, {"code": code, "version": 0, "status": "lobby", "seats": [], "moved": set(),
+                                         "size": size})
+        if len(table["seats"]) >= table["size"]:
             return error("table_full", "This table is full.")
         seat = len(table["seats"])
         token = os.urandom(16).hex()
@@ -281,7 +287,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         table["seats"].append(room)
         table["version"] += 1
         seats[request.sid] = (code, seat)
-        if len(table["seats"]) == table_size:
+        if len(table["seats"]) == table["size"]:
             broadcast(table)
         return {"ok": True, "seat": seat, "token": token, "table": code}
 
@@ -298,7 +304,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
             return error("game_over", "This game has ended.")
         kind = payload["action"].get("type")
         if table["status"] == "lobby":
-            if kind != "start" or seat != 0 or len(table["seats"]) < table_size:
+            if kind != "start" or seat != 0 or len(table["seats"]) < table["size"]:
                 return error("illegal", "The game has not started yet.")
             table["status"] = "playing"
         elif kind in skip:
@@ -391,11 +397,17 @@ class Phone:
         return [a for a in view.get("actions") or [] if isinstance(a, dict) and a.get("type") not in self.worker.skip]
 
     async def connect(self) -> None:
-        await self.sio.connect(self.worker.cfg["url"], transports=["websocket"], wait_timeout=10)
+        headers = {}
+        if self.worker.cfg["sticky_table"]:  # a bare table lives in one process: its phones meet there
+            headers["Cookie"] = f"cg_lb={self.group.code}"
+        await self.sio.connect(self.worker.cfg["url"], transports=["websocket"], wait_timeout=10, headers=headers)
 
-    async def join(self, code: str, name: str) -> dict:
+    async def join(self, code: str, name: str, seats: int) -> dict:
         self.latest, self.acted_version, self.joined = None, -1, False
-        ack = await self.sio.call("join", {"code": code, "name": name}, timeout=ACT_TIMEOUT)
+        payload = {"code": code, "name": name}
+        if self.worker.cfg["kind"] == "bare":  # the bare server has no game to ask
+            payload["seats"] = seats
+        ack = await self.sio.call("join", payload, timeout=ACT_TIMEOUT)
         self.joined = isinstance(ack, dict) and bool(ack.get("ok"))
         return ack
 
@@ -414,6 +426,7 @@ class Phone:
                 if w.go and not w.stopped and self.last_error not in (None, "stale") and not self.inflight \
                         and self.latest is not None and self.choices(self.latest):
                     self.acted_version = -1
+                    w.stall_after[self.last_error] += 1
                     self.last_error = None
                     w.stall_retries += 1
                 else:
@@ -468,9 +481,9 @@ class Phone:
 class Group:
     """The phones of one table (whole tables stay in one process)."""
 
-    def __init__(self, worker: "Worker", number: int, code: str, game: str):
+    def __init__(self, worker: "Worker", number: int, code: str, game: str, seats: int):
         self.worker, self.number, self.code, self.game = worker, number, code, game
-        self.phones = [Phone(worker, self, i) for i in range(worker.cfg["table_size"])]
+        self.phones = [Phone(worker, self, i) for i in range(seats)]
         self.switching = False
         self.rejoins = 0
 
@@ -489,7 +502,7 @@ class Group:
                 continue
             name = f"P{self.worker.cfg['index']}-{self.number}-{self.rejoins}-{phone.index}"
             try:
-                ack = await phone.join(self.code, name)
+                ack = await phone.join(self.code, name, len(self.phones))
             except Exception as exc:
                 self.worker.setup_errors[f"join: {type(exc).__name__}"] += 1
                 continue
@@ -534,10 +547,11 @@ class Worker:
         self.samples: list[dict] = []
         self.sampled = 0
         self.stall_retries = 0
+        self.stall_after: Counter = Counter()  # the error that preceded each stall retry
         self.tables_finished = 0
         self.lags: list[float] = []
         self.tasks: set = set()
-        self.groups = [Group(self, n, t["code"], t["game"]) for n, t in enumerate(cfg["tables"])]
+        self.groups = [Group(self, n, t["code"], t["game"], t["seats"]) for n, t in enumerate(cfg["tables"])]
 
     def spawn(self, coro):
         import asyncio
@@ -619,30 +633,47 @@ class Worker:
         self.conn.send(("result", result))
         await self.close(phones)
 
-    def deliveries(self) -> tuple[list[float], int]:
-        """Latencies of the accepted acts every phone of the table has seen, and how many are not."""
-        latencies, undelivered = [], 0
+    def deliveries(self) -> tuple[list[float], int, list[float], int]:
+        """(latencies, undelivered, latencies counting every phone, acts not sent to every phone).
+
+        The server sends a view only to the viewers whose view the change altered
+        (app/tables.py `_views`): a phone sent nothing at version V must not count from
+        its next view (which comes with somebody's later move, up to seconds later). So an
+        act's latency ends when the last phone that got a view of exactly its version got
+        it; if no phone got that version, at the first later view of each phone.
+        `undelivered`: acts no phone of the table has a view of by the end, at that version
+        or later (a lost view: the mover's own view always changes with its move). The third
+        list is the old measure (every phone's first view at or after V; acts some phone saw
+        nothing after are left out of it) and the fourth how many acts it differs for."""
+        latencies, undelivered, every, partial = [], 0, [], 0
         for group, code, sent, version in self.accepted:
-            last = sent
+            last_any, exact, missing, have = sent, None, False, 0
             for phone in group.phones:
                 versions, times = phone.arrivals.get(code, ((), ()))
                 if not versions:
                     continue  # this phone never sat at that table
                 i = bisect_left(versions, version)
                 if i == len(versions):
-                    last = None
-                    break
-                last = max(last, times[i])
-            if last is None:
+                    missing = True
+                    continue
+                have += 1
+                last_any = max(last_any, times[i])
+                if versions[i] == version:
+                    exact = max(exact or sent, times[i])
+            if not have:
                 undelivered += 1
-            else:
-                latencies.append(last - sent)
-        return latencies, undelivered
+                continue
+            latencies.append((exact if exact is not None else last_any) - sent)
+            if not missing:
+                every.append(last_any - sent)
+            partial += exact is not None and (missing or exact != last_any)
+        return latencies, undelivered, every, partial
 
     def results(self, cpu: float) -> dict:
-        latencies, undelivered = self.deliveries()
+        latencies, undelivered, every, partial = self.deliveries()
         window = self.win_end - self.win_start
         return {"accepted": len(self.accepted), "latencies": latencies, "undelivered": undelivered,
+                "latencies_every": every, "partial": partial, "stall_after": dict(self.stall_after),
                 "errors": dict(self.errors), "cpu": cpu, "window": window, "views": self.views,
                 "lags": self.lags, "sizes": self.sizes, "samples": self.samples,
                 "stall_retries": self.stall_retries, "tables_finished": self.tables_finished,
@@ -667,14 +698,57 @@ class Worker:
 
 
 # ================================================================== orchestrator
+class Running:
+    """One server set-up under load: the address phones use, its server processes (CPU and
+    memory are theirs) and the infrastructure in front or behind (nginx, Redis)."""
+
+    def __init__(self, url: str, servers: list[subprocess.Popen], infra: list[subprocess.Popen] = (),
+                 cleanup=None):
+        self.url, self.servers, self.infra, self.cleanup = url, list(servers), list(infra), cleanup
+
+    @property
+    def server_pids(self) -> list[int]:
+        return [p.pid for p in self.servers]
+
+    def infra_pids(self) -> list[int]:
+        """nginx's master and its worker processes (psutil: the children)."""
+        pids = [p.pid for p in self.infra]
+        try:
+            import psutil
+
+            for p in self.infra:
+                pids += [c.pid for c in psutil.Process(p.pid).children(recursive=True)]
+        except Exception:
+            pass
+        return pids
+
+
+def _deploy():
+    """deploy/nginx_conf.py and deploy/run_workers.py: the bench runs what a school would."""
+    sys.path.insert(0, str(ROOT / "deploy"))
+    import run_workers
+
+    return run_workers
+
+
 class Servers:
-    """Starts and always stops the servers of one run; knows the temp folder."""
+    """Starts and always stops the servers of one run; knows the temp folder.
+
+    Embedded (default): one `python -m app` on SQLite, phones straight to it; the bare
+    server alone. --scaled N: N workers on PostgreSQL (a fresh schema per load) and Redis
+    behind nginx (deploy/run_workers.py), each with PROXY_COUNT=1; the bare server as N
+    processes sharing the same Redis as their Socket.IO message queue, behind the same nginx
+    configuration. Real phones get no cookie, so nginx spreads them one by one as it would
+    a class; bare phones carry the sticky cookie set to their table's code, so a table's
+    phones meet in one bare process (it keeps its tables in memory)."""
 
     def __init__(self, args, tmp: Path):
         self.args, self.tmp = args, tmp
         self.root = Path(args.server_root).resolve()
         self.procs: list[subprocess.Popen] = []
         self.seed_instance: Path | None = None
+        self.redis_url: str | None = None
+        self.schemas: list[str] = []
 
     def env(self, instance: Path, url: str) -> dict:
         env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
@@ -682,62 +756,155 @@ class Servers:
                    SOCKET_RATE="1000000", SOCKET_BURST="1000000", PYTHONUNBUFFERED="1")
         env.pop("ASYNC_MODE", None)  # the entry point's default: eventlet
         env.pop("SOCKETIO_MESSAGE_QUEUE", None)
+        env.pop("PROXY_COUNT", None)
         return env
 
-    def prepare_account(self) -> None:
-        """One facilitator account made by the CLI, in an instance folder each load copies."""
+    def prepare(self) -> None:
+        """The facilitator account (embedded: in an instance folder each load copies) and,
+        scaled, the Redis every process of the run shares."""
         self.seed_instance = self.tmp / "seed-instance"
         self.seed_instance.mkdir()
+        if self.args.scaled:
+            if _deploy().find_nginx() is None:
+                raise RuntimeError("--scaled needs nginx (apt-get install nginx)")
+            self.redis_url = self.args.redis or self.start_redis()
+            return
+        self.add_facilitator(self.env(self.seed_instance, "http://127.0.0.1"))
+
+    def add_facilitator(self, env: dict) -> None:
         result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "facilitator", "add",
-                                 FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root,
-                                env=self.env(self.seed_instance, "http://127.0.0.1"), capture_output=True,
-                                text=True, timeout=120, stdin=subprocess.DEVNULL)
+                                 FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root, env=env,
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         if result.returncode != 0:
             raise RuntimeError(f"creating the facilitator failed:\n{result.stdout}{result.stderr}")
 
-    def start_real(self, label: str) -> tuple[subprocess.Popen, str]:
-        instance = self.tmp / f"real-{label}"
-        shutil.copytree(self.seed_instance, instance)
+    def start_redis(self) -> str:
+        """A private redis-server: the machine's shared one carries other programs' Socket.IO
+        channels (the same default channel name) and their rate-limit keys."""
+        if shutil.which("redis-server") is None:
+            raise RuntimeError("--scaled needs redis-server, or --redis URL")
         port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        log = self.tmp / f"real-{label}.log"
-        proc = start_process([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-                             self.env(instance, url), self.root, log)
+        proc = start_process(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], dict(os.environ), self.tmp, self.tmp / "redis.log")
         self.procs.append(proc)
-        wait_http(url, proc, log)
-        return proc, url
+        self.redis_proc = proc
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return f"redis://127.0.0.1:{port}/0"
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"redis-server did not start:\n{tail(self.tmp / 'redis.log')}")
 
-    def start_bare(self, label: str, template: dict) -> tuple[subprocess.Popen, str]:
+    def new_schema(self) -> str:
+        import psycopg
+
+        schema = "bench_" + os.urandom(5).hex()
+        with psycopg.connect(self.args.pg, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        self.schemas.append(schema)
+        return f"{self.args.pg}?options=-csearch_path%3D{schema}"
+
+    def drop_schemas(self) -> None:
+        if not self.schemas:
+            return
+        import psycopg
+
+        with psycopg.connect(self.args.pg, autocommit=True) as conn:
+            for schema in self.schemas:
+                conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        self.schemas = []
+
+    def _behind_nginx(self, kind: str, label: str, ports: list[int], servers: list) -> Running:
+        deploy = _deploy()
+        listen = free_port()
+        # One nginx worker process: this is a 2-core machine and nginx is not the subject.
+        nginx = deploy.start_nginx(ports, f"127.0.0.1:{listen}", self.tmp / f"nginx-{kind}-{label}",
+                                   worker_processes=1)
+        self.procs.append(nginx)
+        url = f"http://127.0.0.1:{listen}"
+        deploy.wait_ready(url, servers + [nginx])
+        return Running(url, servers, [nginx])
+
+    def start_real(self, label: str) -> Running:
+        instance = self.tmp / f"real-{label}"
+        if not self.args.scaled:
+            shutil.copytree(self.seed_instance, instance)
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            log = self.tmp / f"real-{label}.log"
+            proc = start_process([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
+                                 self.env(instance, url), self.root, log)
+            self.procs.append(proc)
+            wait_http(url, proc, log)
+            return Running(url, [proc])
+        deploy = _deploy()
+        instance.mkdir()
+        env = self.env(instance, "http://127.0.0.1")
+        env.update(DATABASE_URL=self.new_schema(), SOCKETIO_MESSAGE_QUEUE=self.redis_url, PROXY_COUNT="1")
+        self.add_facilitator(env)  # also migrates the fresh schema
+        ports = [free_port() for _ in range(self.args.scaled)]
+        servers = []
+        for port in ports:
+            proc = deploy.start_worker(port, env, self.tmp / f"real-{label}-{port}.log", self.root)
+            self.procs.append(proc)
+            servers.append(proc)
+        for port in ports:
+            deploy.wait_ready(f"http://127.0.0.1:{port}", servers)
+        return self._behind_nginx("real", label, ports, servers)
+
+    def start_bare(self, label: str, template: dict) -> Running:
         template_file = self.tmp / f"template-{label}.json"
         template_file.write_text(json.dumps(template))
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        log = self.tmp / f"bare-{label}.log"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        proc = start_process([sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
-                              "--template", str(template_file), "--table-size", str(self.args.table_size),
-                              "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)],
-                             env, self.root, log)
-        self.procs.append(proc)
-        wait_http(url, proc, log)
-        return proc, url
+        servers, ports = [], []
+        for _ in range(self.args.scaled or 1):
+            port = free_port()
+            log = self.tmp / f"bare-{label}-{port}.log"
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
+                   "--template", str(template_file), "--table-size", str(self.args.table_size),
+                   "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)]
+            if self.redis_url:
+                cmd += ["--redis", self.redis_url]
+            proc = start_process(cmd, env, self.root, log)
+            self.procs.append(proc)
+            servers.append(proc)
+            ports.append(port)
+            wait_http(f"http://127.0.0.1:{port}", proc, log)
+        if not self.args.scaled:
+            return Running(f"http://127.0.0.1:{ports[0]}", servers)
+        return self._behind_nginx("bare", label, ports, servers)
 
-    def stop(self, proc: subprocess.Popen | None) -> None:
-        stop_process(proc)
+    def stop(self, running: Running | None) -> None:
+        if running is None:
+            return
+        for proc in running.infra + running.servers:
+            stop_process(proc)
 
     def stop_all(self) -> None:
         for proc in self.procs:
             stop_process(proc)
+        try:
+            self.drop_schemas()
+        except Exception as exc:  # the report still prints; say what is left behind
+            print(f"could not drop the bench's schemas {self.schemas}: {exc}", file=sys.stderr)
 
 
-def discover_games(url: str, token: str, wanted: list[str] | None) -> list[str]:
+def discover_games(url: str, token: str, wanted: list[str] | None, table_size: int) -> dict[str, int]:
+    """{game key: phones per table}: --table-size, within the seats the game's spec allows
+    (a Wizard duel seats 2: a third phone would get table_full)."""
     status, games = http("GET", url + "/api/games", token=token)
     if status != 200 or not isinstance(games, list):
         raise RuntimeError(f"GET /api/games answered {status}: {games!r}")
-    playable = [g["key"] for g in games if isinstance(g, dict) and g.get("key") and g.get("playable", True)]
+    seats = {g["key"]: max(int(g.get("min_seats", 1)), min(table_size, int(g.get("max_seats", table_size))))
+             for g in games if isinstance(g, dict) and g.get("key") and g.get("playable", True)}
     if wanted:
-        return wanted
-    return playable
+        unknown = [k for k in wanted if k not in seats]
+        if unknown:
+            raise RuntimeError(f"no playable game {', '.join(unknown)} (there are: {', '.join(seats)})")
+        return {k: seats[k] for k in wanted}
+    return seats
 
 
 def login(url: str) -> str:
@@ -747,14 +914,27 @@ def login(url: str) -> str:
     return body["token"]
 
 
-def create_tables(url: str, token: str, games: list[str], count: int) -> list[dict]:
+def plan_tables(games: dict[str, int], phones: int) -> list[dict]:
+    """Tables of the games round-robin, each with its game's phones, up to `phones` in all."""
+    plan, total, order = [], 0, list(games.items())
+    while True:
+        fitted = False
+        for game, seats in order:
+            if total + seats <= phones:
+                plan.append({"game": game, "seats": seats})
+                total += seats
+                fitted = True
+        if not fitted:
+            return plan
+
+
+def create_tables(url: str, token: str, plan: list[dict]) -> list[dict]:
     tables = []
-    for i in range(count):
-        game = games[i % len(games)]
-        status, body = http("POST", url + "/api/tables", {"game": game, "options": {}}, token)
+    for table in plan:
+        status, body = http("POST", url + "/api/tables", {"game": table["game"], "options": {}}, token)
         if status != 201 or not isinstance(body, dict) or "code" not in body:
-            raise RuntimeError(f"POST /api/tables {game!r} answered {status}: {body!r}")
-        tables.append({"code": body["code"], "game": game})
+            raise RuntimeError(f"POST /api/tables {table['game']!r} answered {status}: {body!r}")
+        tables.append(dict(table, code=body["code"]))
     return tables
 
 
@@ -769,20 +949,27 @@ def receive(pipe, proc, timeout: float, what: str):
     raise RuntimeError(f"load generator {proc.name} timed out before {what}")
 
 
-def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], token: str | None) -> dict:
+def run_load(args, kind: str, running: Running, tables: list[dict], token: str | None) -> dict:
     """Phones on `tables` against one server; returns the aggregated measurements."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    per_proc_tables = max(1, args.phones_per_process // args.table_size)
-    chunks = [tables[i:i + per_proc_tables] for i in range(0, len(tables), per_proc_tables)]
+    chunks, chunk = [], []  # whole tables per generator process, about --phones-per-process phones each
+    for table in tables:
+        if chunk and sum(t["seats"] for t in chunk) + table["seats"] > args.phones_per_process:
+            chunks.append(chunk)
+            chunk = []
+        chunk.append(table)
+    chunks += [chunk] if chunk else []
+    phones = sum(t["seats"] for t in tables)
     workers, pipes, results = [], [], []
-    setup_timeout = 30 + 0.25 * len(tables) * args.table_size
+    setup_timeout = 30 + 0.25 * phones
     try:
         for index, chunk in enumerate(chunks):
-            cfg = {"kind": kind, "url": url, "token": token, "tables": chunk, "index": index,
+            cfg = {"kind": kind, "url": running.url, "token": token, "tables": chunk, "index": index,
                    "table_size": args.table_size, "pace": args.pace, "jitter": args.jitter, "skip": args.skip,
-                   "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real"}
+                   "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real",
+                   "sticky_table": kind == "bare" and bool(args.scaled)}
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=worker_main, args=(cfg, child), daemon=True, name=f"loadgen-{index}")
             proc.start()
@@ -804,11 +991,14 @@ def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], tok
         for pipe in pipes:
             pipe.send(("go", {"go_at": go_at, "start": start, "end": end}))
         time.sleep(max(0.0, start - time.time()))
-        cpu0, busy0, t0 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
+        pids, infra = running.server_pids, running.infra_pids()
+        cpu0, busy0, t0 = [cpu_seconds(p) for p in pids], machine_busy(), time.monotonic()
+        infra0 = sum(cpu_seconds(p) for p in infra)
         load0 = os.getloadavg()[0]
         time.sleep(max(0.0, end - time.time()))
-        cpu1, busy1, t1 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
-        rss = rss_mb(server_pid)
+        cpu1, busy1, t1 = [cpu_seconds(p) for p in pids], machine_busy(), time.monotonic()
+        infra1 = sum(cpu_seconds(p) for p in infra)
+        rss = [rss_mb(p) for p in pids]
         for pipe, proc in zip(pipes, workers):
             results.append(receive(pipe, proc, GRACE + 60, "reporting")[1])
     finally:
@@ -834,15 +1024,21 @@ def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], tok
     window = results[0]["window"]
     gen_cpu = [100 * r["cpu"] / r["window"] for r in results]
     lags = [x for r in results for x in r["lags"]]
-    return {"kind": kind, "phones": len(tables) * args.table_size, "joined": joined, "tables": len(tables),
+    return {"kind": kind, "phones": phones, "joined": joined, "tables": len(tables),
             "procs": len(results), "accepted": sum(r["accepted"] for r in results),
             "moves_per_s": sum(r["accepted"] for r in results) / window,
             "p50": 1000 * percentile(latencies, 50), "p95": 1000 * percentile(latencies, 95),
             "p99": 1000 * percentile(latencies, 99), "samples": len(latencies),
+            "p99_every": 1000 * percentile([x for r in results for x in r["latencies_every"]], 99),
+            "partial": sum(r["partial"] for r in results),
+            "stall_after": sum((Counter(r["stall_after"]) for r in results), Counter()),
             "undelivered": sum(r["undelivered"] for r in results), "errors": errors,
-            "setup_errors": setup_errors, "server_cpu": 100 * (cpu1 - cpu0) / (t1 - t0), "server_rss": rss,
+            "setup_errors": setup_errors, "server_cpu": 100 * (sum(cpu1) - sum(cpu0)) / (t1 - t0),
+            "server_cpu_each": [100 * (b - a) / (t1 - t0) for a, b in zip(cpu0, cpu1)],
+            "server_rss": max(rss), "server_rss_each": rss, "infra_cpu": 100 * (infra1 - infra0) / (t1 - t0),
             "load_avg": load0,
-            "other_cpu": 100 * ((busy1 - busy0) - (cpu1 - cpu0) - sum(r["cpu"] for r in results)) / (t1 - t0),
+            "other_cpu": 100 * ((busy1 - busy0) - (sum(cpu1) - sum(cpu0)) - (infra1 - infra0)
+                                - sum(r["cpu"] for r in results)) / (t1 - t0),
             "gen_cpu_sum": sum(gen_cpu), "gen_cpu_max": max(gen_cpu),
             "lag_p99": 1000 * percentile(lags, 99), "lag_max": 1000 * max(lags) if lags else float("nan"),
             "view_size": statistics.median(s for r in results for s in r["sizes"])
@@ -944,8 +1140,12 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                 extra.append(f"{r['undelivered']} accepted acts not seen by every phone by the end")
             if r["tables_finished"]:
                 extra.append(f"{r['tables_finished']} games ended, their phones re-seated at fresh tables")
+            if r["partial"]:
+                extra.append(f"{r['partial']} acts' last view came to phones whose view changed before the others' "
+                             f"next view (p99 counting those next views: {fmt(r['p99_every'])} ms)")
             if r["stall_retries"]:
-                extra.append(f"{r['stall_retries']} acts re-sent after {STALL:g} s without news")
+                extra.append(f"{r['stall_retries']} acts re-sent after {STALL:g} s without news (after "
+                             f"{fmt_errors(r['stall_after'])})")
             if r["setup_errors"]:
                 extra.append("setup errors: " + fmt_errors(r["setup_errors"]))
             notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
@@ -981,6 +1181,13 @@ def parse_args(argv=None):
     parser.add_argument("--server-root", default=str(ROOT), help="the checkout whose `python -m app` runs")
     parser.add_argument("--only", choices=["real", "both"], default="both",
                         help="`real` skips the bare server (which copies its view from the real run)")
+    parser.add_argument("--scaled", type=int, default=0, metavar="N",
+                        help="N workers on PostgreSQL and Redis behind nginx (deploy/), the bare server as N "
+                             "processes behind the same nginx; default: one worker on SQLite, no proxy")
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="--scaled: the PostgreSQL database (each load gets a fresh schema, dropped after)")
+    parser.add_argument("--redis", default=None,
+                        help="--scaled: Redis URL (default: a private redis-server on a free port)")
     parser.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--template", help=argparse.SUPPRESS)
@@ -993,13 +1200,15 @@ def parse_args(argv=None):
     args.games = [x for x in args.games.split(",") if x]
     if any(n < args.table_size for n in args.loads):
         parser.error(f"every load needs at least one table of {args.table_size} phones")
+
     return args
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.bare_server:
-        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after)
+        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after,
+                         args.redis)
         return 0
 
     def on_term(*_):
@@ -1017,37 +1226,39 @@ def main(argv=None) -> int:
                                 capture_output=True, text=True).stdout.strip()[:72]
         print(f"$ python {' '.join(sys.argv)}\nserver: {servers.root}{f' ({commit})' if commit else ''}; "
               f"temp: {tmp}", flush=True)
-        servers.prepare_account()
+        servers.prepare()
         for phones in args.loads:
-            count = phones // args.table_size
             label = str(phones)
             real = bare = None
-            proc, url = servers.start_real(label)
+            running = servers.start_real(label)
+            url = running.url
             try:
                 token = login(url)
-                games = discover_games(url, token, args.games)
+                games = discover_games(url, token, args.games, args.table_size)
                 if not games:
                     raise RuntimeError("GET /api/games lists no playable game: nothing to benchmark "
                                        "(name one with --games, or run against a checkout that has one "
                                        "with --server-root)")
-                tables = create_tables(url, token, games, count)
-                print(f"[{phones} phones] real server on {url}: {count} tables of {', '.join(games)}", flush=True)
-                real = run_load(args, "real", url, proc.pid, tables, token)
+                tables = create_tables(url, token, plan_tables(games, phones))
+                print(f"[{phones} phones] real server on {url}: {len(tables)} tables of "
+                      f"{', '.join(f'{k} ({n} phones)' for k, n in games.items())}", flush=True)
+                real = run_load(args, "real", running, tables, token)
                 print(f"  real: p95 {fmt(real['p95'])} ms, {fmt(real['moves_per_s'], 1)} moves/s, "
                       f"CPU {fmt(real['server_cpu'])} %", flush=True)
             finally:
-                servers.stop(proc)
+                servers.stop(running)
             template = pick_template(real["view_samples"], real["view_size"], template)
             if args.only != "real":
-                proc, url = servers.start_bare(label, template)
+                running = servers.start_bare(label, template)
+                url = running.url
                 try:
-                    tables = [{"code": f"B{i:05d}", "game": t["game"]} for i, t in enumerate(tables)]
+                    tables = [dict(t, code=f"B{i:05d}") for i, t in enumerate(tables)]
                     print(f"[{phones} phones] bare server on {url}: view {wire_size(template)} B", flush=True)
-                    bare = run_load(args, "bare", url, proc.pid, tables, None)
+                    bare = run_load(args, "bare", running, tables, None)
                     print(f"  bare: p95 {fmt(bare['p95'])} ms, {fmt(bare['moves_per_s'], 1)} moves/s, "
                           f"CPU {fmt(bare['server_cpu'])} %", flush=True)
                 finally:
-                    servers.stop(proc)
+                    servers.stop(running)
             rows.append((real, bare))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
