@@ -827,6 +827,14 @@ class Servers:
         deploy.wait_ready(url, servers + [nginx])
         return Running(url, servers, [nginx])
 
+    def entry(self, label: str, port: int) -> tuple:
+        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile."""
+        if not self.args.profile:
+            return ("-m", "app")
+        out = Path(self.args.profile).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        return (str(Path(__file__).resolve().parent / "sample_server.py"), str(out / f"real-{label}-{port}.txt"))
+
     def start_real(self, label: str) -> Running:
         instance = self.tmp / f"real-{label}"
         if not self.args.scaled:
@@ -834,8 +842,8 @@ class Servers:
             port = free_port()
             url = f"http://127.0.0.1:{port}"
             log = self.tmp / f"real-{label}.log"
-            proc = start_process([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-                                 self.env(instance, url), self.root, log)
+            proc = start_process([sys.executable, *self.entry(label, port), "--host", "127.0.0.1",
+                                  "--port", str(port)], self.env(instance, url), self.root, log)
             self.procs.append(proc)
             wait_http(url, proc, log)
             return Running(url, [proc])
@@ -847,7 +855,8 @@ class Servers:
         ports = [free_port() for _ in range(self.args.scaled)]
         servers = []
         for port in ports:
-            proc = deploy.start_worker(port, env, self.tmp / f"real-{label}-{port}.log", self.root)
+            proc = deploy.start_worker(port, env, self.tmp / f"real-{label}-{port}.log", self.root,
+                                       self.entry(label, port))
             self.procs.append(proc)
             servers.append(proc)
         for port in ports:
@@ -969,7 +978,7 @@ def run_load(args, kind: str, running: Running, tables: list[dict], token: str |
             cfg = {"kind": kind, "url": running.url, "token": token, "tables": chunk, "index": index,
                    "table_size": args.table_size, "pace": args.pace, "jitter": args.jitter, "skip": args.skip,
                    "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real",
-                   "sticky_table": kind == "bare" and bool(args.scaled)}
+                   "sticky_table": bool(args.scaled) and (kind == "bare" or args.affinity == "table")}
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=worker_main, args=(cfg, child), daemon=True, name=f"loadgen-{index}")
             proc.start()
@@ -1188,6 +1197,12 @@ def parse_args(argv=None):
                         help="--scaled: the PostgreSQL database (each load gets a fresh schema, dropped after)")
     parser.add_argument("--redis", default=None,
                         help="--scaled: Redis URL (default: a private redis-server on a free port)")
+    parser.add_argument("--affinity", choices=["none", "table"], default="none",
+                        help="--scaled: `table` sends a real table's phones to one worker too (the sticky "
+                             "cookie set to the table's code), as the bare server's always are; `none`: nginx "
+                             "spreads them phone by phone, as it does browsers")
+    parser.add_argument("--profile", metavar="DIR", help="run the real server(s) under bench/sample_server.py "
+                        "and write where their CPU went to DIR/real-<load>-<port>.txt")
     parser.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--template", help=argparse.SUPPRESS)

@@ -49,8 +49,10 @@ def _popen(cmd: list[str], env: dict | None, log_path: Path | None, cwd: Path = 
             out.close()
 
 
-def start_worker(port: int, env: dict, log_path: Path | None = None, root: Path = ROOT) -> subprocess.Popen:
-    return _popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)], env, log_path, root)
+def start_worker(port: int, env: dict, log_path: Path | None = None, root: Path = ROOT,
+                 entry: tuple = ("-m", "app")) -> subprocess.Popen:
+    """`python -m app` on 127.0.0.1:port (`entry`: another way in, e.g. the bench's profiler)."""
+    return _popen([sys.executable, *entry, "--host", "127.0.0.1", "--port", str(port)], env, log_path, root)
 
 
 def wait_ready(url: str, procs: list[subprocess.Popen], timeout: float = 60.0) -> None:
