@@ -327,7 +327,8 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         seats.pop(request.sid, None)
 
     print(f"bare server on 127.0.0.1:{port}, view template {wire_size(template)} bytes", flush=True)
-    sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False)
+    sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False,
+            max_size=10_000)  # as app/__main__.py: eventlet's default serves only 1,024 sockets at once
 
 
 # ================================================================ load generator

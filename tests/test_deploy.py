@@ -150,3 +150,13 @@ def test_several_workers_need_postgresql_and_redis(monkeypatch, capsys):
         run_workers.main(["--workers", "2", "--no-nginx"])
     assert exited.value.code == 2
     assert "DATABASE_URL=postgresql" in capsys.readouterr().err
+
+
+
+def test_server_serves_more_than_a_thousand_sockets_at_once():
+    """eventlet's WSGI server serves 1,024 connections at once unless told otherwise; every
+    phone's WebSocket holds one, so a school-sized worker stalled its 1,025th visitor."""
+    from app.__main__ import server_options
+
+    assert server_options("eventlet")["max_size"] >= 5000
+    assert server_options("threading") == {}  # werkzeug's server takes no such option
