@@ -153,9 +153,10 @@ def test_several_workers_need_postgresql_and_redis(monkeypatch, capsys):
 
 
 
-def test_server_serves_more_than_a_thousand_sockets_at_once():
+def test_server_serves_more_than_a_thousand_sockets_at_once(monkeypatch):
     """eventlet's WSGI server serves 1,024 connections at once unless told otherwise; every
     phone's WebSocket holds one, so a school-sized worker stalled its 1,025th visitor."""
+    monkeypatch.setenv("ASYNC_MODE", "threading")  # importing the entry point must not monkey-patch the tests
     from app.__main__ import server_options
 
     assert server_options("eventlet")["max_size"] >= 5000
