@@ -29,7 +29,8 @@ for it that it has not acted on yet, it waits a human pace (`--pace`, default
 0.2 s, +/- `--jitter`) and sends one action chosen uniformly among the listed
 ones whose type is not in `--skip` (default `autoplay`, so War keeps the human
 pace instead of the server's auto-play), with the version of the newest view it
-has then and the action as listed less its display-only `label`. The first
+has then and the action as listed less its display-only `label` (an empty text field,
+which a player writes in, gets a short sentence). The first
 seated phone's only action in the lobby is `start`, so it starts the game.
 Nobody acts before every phone of the load has joined; then a warm-up, then the
 measured window.
@@ -456,7 +457,10 @@ class Phone:
         w = self.worker
         self.acted_version = view["version"]
         code = self.group.code
-        action = {k: v for k, v in action.items() if k != "label"}
+        # An empty text field in a listed action is for the player to write in (an
+        # explanation, a reason): a human types something, so the phone does too.
+        action = {k: ("Because the cards fit." if v == "" and k != "type" else v)
+                  for k, v in action.items() if k != "label"}
         self.inflight = True
         sent = time.monotonic()
         try:
@@ -477,6 +481,9 @@ class Phone:
             w.accepted.append((self.group, code, sent, ack["version"]))
         else:
             w.errors[error] += 1
+            if error != "stale":  # what was refused, to tell a bench mistake from a server one
+                message = ack.get("error", {}).get("message", "") if isinstance(ack, dict) else ""
+                w.refused[f"{self.group.game} {action.get('type')}: {error} ({message})"] += 1
 
 
 class Group:
@@ -549,6 +556,7 @@ class Worker:
         self.sampled = 0
         self.stall_retries = 0
         self.stall_after: Counter = Counter()  # the error that preceded each stall retry
+        self.refused: Counter = Counter()
         self.tables_finished = 0
         self.lags: list[float] = []
         self.tasks: set = set()
@@ -675,6 +683,7 @@ class Worker:
         window = self.win_end - self.win_start
         return {"accepted": len(self.accepted), "latencies": latencies, "undelivered": undelivered,
                 "latencies_every": every, "partial": partial, "stall_after": dict(self.stall_after),
+                "refused": dict(self.refused),
                 "errors": dict(self.errors), "cpu": cpu, "window": window, "views": self.views,
                 "lags": self.lags, "sizes": self.sizes, "samples": self.samples,
                 "stall_retries": self.stall_retries, "tables_finished": self.tables_finished,
@@ -1041,6 +1050,7 @@ def run_load(args, kind: str, running: Running, tables: list[dict], token: str |
             "p99": 1000 * percentile(latencies, 99), "samples": len(latencies),
             "p99_every": 1000 * percentile([x for r in results for x in r["latencies_every"]], 99),
             "partial": sum(r["partial"] for r in results),
+            "refused": sum((Counter(r["refused"]) for r in results), Counter()),
             "stall_after": sum((Counter(r["stall_after"]) for r in results), Counter()),
             "undelivered": sum(r["undelivered"] for r in results), "errors": errors,
             "setup_errors": setup_errors, "server_cpu": 100 * (sum(cpu1) - sum(cpu0)) / (t1 - t0),
@@ -1158,6 +1168,8 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                              f"{fmt_errors(r['stall_after'])})")
             if r["setup_errors"]:
                 extra.append("setup errors: " + fmt_errors(r["setup_errors"]))
+            if r["refused"]:
+                extra.append("refused: " + "; ".join(f"{k} x{n}" for k, n in r["refused"].most_common(4)))
             notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
     busy = [r["other_cpu"] for pair in rows for r in pair if r is not None]
     if busy and max(busy) > 25:
@@ -1178,7 +1190,7 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
 # ========================================================================= main
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--phones", default="4,100,200,400", help="comma-separated loads (default 4,100,200,400)")
+    parser.add_argument("--phones", default="4,100,500,1000", help="comma-separated loads (default 4,100,500,1000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window per load and server")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window")
     parser.add_argument("--quick", action="store_true", help="4 and 100 phones, 8 s each (a smoke check)")
