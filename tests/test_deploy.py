@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT / "deploy"))
 
 import nginx_conf  # noqa: E402
 import run_workers  # noqa: E402
+from test_live_server import postgres_schema  # noqa: E402,F401  (the fixture: a private PostgreSQL schema)
 
 FORWARDED = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https",
              "X-Forwarded-Host": "games.school.example", "X-Forwarded-Port": "443"}
@@ -161,3 +162,46 @@ def test_server_serves_more_than_a_thousand_sockets_at_once(monkeypatch):
 
     assert server_options("eventlet")["max_size"] >= 5000
     assert server_options("threading") == {}  # werkzeug's server takes no such option
+
+
+@pytest.mark.live
+def test_run_workers_starts_and_stops_two_workers_on_postgres_and_redis(tmp_path, postgres_schema):
+    """deploy/run_workers.py: two workers on consecutive ports share the database (a table
+    made through one is read through the other); Ctrl-C stops both."""
+    import os
+    import signal
+    import time
+
+    import requests
+
+    from live import free_port
+
+    first = free_port()
+    second = first + 1
+    env = dict(os.environ, DATABASE_URL=postgres_schema, SOCKETIO_MESSAGE_QUEUE="redis://127.0.0.1:6379/0",
+               SECRET_KEY="deploy-test", INSTANCE_PATH=str(tmp_path / "instance"), PUBLIC_URL="http://x.example")
+    add = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "facilitator", "add", "ops",
+                          "--password", "ops-password-1"], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert add.returncode == 0, add.stderr
+    proc = subprocess.Popen([sys.executable, str(ROOT / "deploy" / "run_workers.py"), "--workers", "2",
+                             "--first-port", str(first), "--no-nginx", "--run-dir", str(tmp_path / "run")],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert f"workers on {first}, {second}" in proc.stdout.readline()
+        urls = [f"http://127.0.0.1:{p}" for p in (first, second)]
+        token = requests.post(urls[0] + "/api/login", json={"name": "ops", "password": "ops-password-1"},
+                              timeout=10).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        code = requests.post(urls[0] + "/api/tables", json={"game": "war"}, headers=auth, timeout=10).json()["code"]
+        assert requests.get(f"{urls[1]}/api/tables/{code}", headers=auth, timeout=10).status_code == 200
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        time.sleep(0.5)
+        for url in urls:
+            with pytest.raises(requests.ConnectionError):
+                requests.get(url + "/", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
