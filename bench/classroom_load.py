@@ -724,16 +724,17 @@ class Running:
     memory are theirs) and the infrastructure in front or behind (nginx, Redis)."""
 
     def __init__(self, url: str, servers: list[subprocess.Popen], infra: list[subprocess.Popen] = (),
-                 cleanup=None):
-        self.url, self.servers, self.infra, self.cleanup = url, list(servers), list(infra), cleanup
+                 shared: list[subprocess.Popen] = ()):
+        # infra stops with the servers; shared (the run's redis-server) is only measured.
+        self.url, self.servers, self.infra, self.shared = url, list(servers), list(infra), list(shared)
 
     @property
     def server_pids(self) -> list[int]:
         return [p.pid for p in self.servers]
 
     def infra_pids(self) -> list[int]:
-        """nginx's master and its worker processes (psutil: the children)."""
-        pids = [p.pid for p in self.infra]
+        """nginx's master and its worker processes (psutil: the children), and our redis-server."""
+        pids = [p.pid for p in self.infra + self.shared]
         try:
             import psutil
 
@@ -770,6 +771,7 @@ class Servers:
         self.seed_instance: Path | None = None
         self.redis_url: str | None = None
         self.schemas: list[str] = []
+        self.redis_proc: subprocess.Popen | None = None
 
     def env(self, instance: Path, url: str) -> dict:
         env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
@@ -846,7 +848,7 @@ class Servers:
         self.procs.append(nginx)
         url = f"http://127.0.0.1:{listen}"
         deploy.wait_ready(url, servers + [nginx])
-        return Running(url, servers, [nginx])
+        return Running(url, servers, [nginx], [self.redis_proc] if self.redis_proc else [])
 
     def entry(self, label: str, port: int) -> tuple:
         """How the real server starts: `-m app`, or under bench/sample_server.py with --profile."""
@@ -1172,6 +1174,11 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                 extra.append(f"{r['undelivered']} accepted acts not seen by every phone by the end")
             if r["tables_finished"]:
                 extra.append(f"{r['tables_finished']} games ended, their phones re-seated at fresh tables")
+            if r.get("infra_cpu"):
+                extra.append(f"nginx and redis-server {fmt(r['infra_cpu'])} % CPU")
+            if len(r.get("server_rss_each", [])) > 1:
+                extra.append("per worker: CPU " + ", ".join(fmt(x) for x in r["server_cpu_each"]) + " %, RSS "
+                             + ", ".join(fmt(x) for x in r["server_rss_each"]) + " MB")
             if r["partial"]:
                 extra.append(f"{r['partial']} acts' last view came to phones whose view changed before the others' "
                              f"next view (p99 counting those next views: {fmt(r['p99_every'])} ms)")
