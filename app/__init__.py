@@ -60,9 +60,13 @@ def create_app(overrides: dict | None = None):
     app.register_blueprint(api_bp, url_prefix="/api")
 
     from app.wire import packet_json, queue_json
-    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json,
-                      message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
-                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    queue = app.config["SOCKETIO_MESSAGE_QUEUE"]
+    batching = {}
+    if queue and queue.startswith(("redis://", "rediss://")):  # one publish per change (app/fanout.py)
+        from app.fanout import BatchingRedisManager
+        batching = {"client_manager": BatchingRedisManager(queue, channel="flask-socketio")}
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json, message_queue=queue,
+                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20, **batching)
     if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
         socketio.server.manager.json = queue_json
     if app.config.get("PROXY_COUNT"):
