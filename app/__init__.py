@@ -24,6 +24,8 @@ def create_app(overrides: dict | None = None):
                 instance_path=config_module.instance_dir().as_posix())
     app.config.update(config_module.from_environment())
     app.config.update(overrides or {})
+    if "SESSION_COOKIE_SECURE" not in (overrides or {}):  # Flask's default (False) is not a choice
+        app.config["SESSION_COOKIE_SECURE"] = config_module.secure_cookies(app.config)
 
     from app import engines
     for module_name in app.config.get("GAME_MODULES", ()):  # games outside app/engines (e.g. tests')
@@ -68,11 +70,21 @@ def create_app(overrides: dict | None = None):
     app.register_blueprint(api_bp, url_prefix="/api")
 
     from app.wire import packet_json, queue_json
-    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json,
-                      message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
-                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    queue = app.config["SOCKETIO_MESSAGE_QUEUE"]
+    batching = {}
+    if queue and queue.startswith(("redis://", "rediss://")):  # one publish per change (app/fanout.py)
+        from app.fanout import BatchingRedisManager
+        batching = {"client_manager": BatchingRedisManager(queue, channel="flask-socketio")}
+    socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json, message_queue=queue,
+                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20, **batching)
     if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
         socketio.server.manager.json = queue_json
+    if app.config.get("PROXY_COUNT"):
+        # Wrapped outside Socket.IO's middleware so the sockets' requests see the visitor's
+        # address too (ProxyFix rewrites the environ both share). See deploy/README.md.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops)
     from app import realtime
     realtime.register(app, socketio)
 

@@ -23,6 +23,11 @@ import argparse  # noqa: E402
 
 
 DEFAULT_PORT = 8000  # 5000 is taken by AirPlay on macOS
+# eventlet's WSGI server serves at most this many connections at once, and every phone's
+# WebSocket holds one for as long as it is open. Its default (1,024) stalled the 1,025th
+# connection (a phone, the teacher's page, anything) until one closed; memory (about
+# 0.1 MB a phone, bench/classroom_load.py) is the real limit of a worker.
+MAX_CONNECTIONS = 10_000
 
 
 def main(argv=None) -> None:
@@ -60,7 +65,13 @@ def main(argv=None) -> None:
     # yet, the timers other processes left must still fire and dead processes be noticed.
     app.extensions["notifier"].scheduler.start()
     app.extensions["presence"].start()
-    socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False)
+    socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False,
+                 **server_options(app.config["ASYNC_MODE"]))
+
+
+def server_options(async_mode: str) -> dict:
+    """What socketio.run passes on to the WSGI server."""
+    return {"max_size": MAX_CONNECTIONS} if async_mode == "eventlet" else {}
 
 
 if __name__ == "__main__":

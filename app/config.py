@@ -24,6 +24,8 @@
 | LOGIN_PER_ACCOUNT       | 50 failures for one name (any addresses) |
 | API_TOKEN_DAYS          | 30 days before an API token expires   |
 | HASH_CONCURRENCY        | password hashes at once: half the cores (at least 1) |
+| PROXY_COUNT             | 0; N: trust N reverse proxies' X-Forwarded-* |
+| COOKIE_SECURE           | on when PUBLIC_URL is https://, else off |
 """
 from __future__ import annotations
 
@@ -83,7 +85,32 @@ def from_environment() -> dict:
         "LOGIN_PER_ACCOUNT": int(os.environ.get("LOGIN_PER_ACCOUNT", "50")),
         "API_TOKEN_DAYS": float(os.environ.get("API_TOKEN_DAYS", "30")),
         "HASH_CONCURRENCY": int(os.environ.get("HASH_CONCURRENCY") or max(1, (os.cpu_count() or 2) // 2)),
+        # Behind N reverse proxies (deploy/): their X-Forwarded-For/-Proto/-Host/-Port are
+        # believed, so remote_addr, scheme and host are the visitor's. 0 (default): a visitor
+        # could forge them, so they are ignored.
+        "PROXY_COUNT": int(os.environ.get("PROXY_COUNT") or 0),
+        # None: Secure cookies exactly when PUBLIC_URL is https:// (see secure_cookies).
+        "COOKIE_SECURE": _flag(os.environ.get("COOKIE_SECURE")),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "MAX_CONTENT_LENGTH": 64 * 1024,
     }
+
+
+def _flag(value: str | None) -> bool | None:
+    if value is None or not value.strip():
+        return None
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.strip().lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"COOKIE_SECURE is 1 or 0, not {value!r}")
+
+
+def secure_cookies(config) -> bool:
+    """Whether the session cookie is marked Secure: COOKIE_SECURE if set, else whether phones
+    reach the server over https (PUBLIC_URL). Never on plain http: the browser would not send
+    it back and nobody could log in."""
+    if config.get("COOKIE_SECURE") is not None:
+        return bool(config["COOKIE_SECURE"])
+    return str(config.get("PUBLIC_URL") or "").lower().startswith("https://")

@@ -31,6 +31,7 @@ from flask_socketio import join_room, leave_room
 from app.extensions import socketio
 from app.netaddr import client_address
 from app.presence import make_presence, refresher as presence_refresher
+from app.fanout import emit_many
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -81,8 +82,8 @@ class Notifier:
     def publish(self, outcome: Outcome | None) -> None:
         if outcome is None:
             return
-        for viewer_key, payload in outcome.views:
-            socketio.emit("view", Encoded.of(payload), to=room_of(viewer_key, outcome.code))
+        emit_many(socketio, [("view", Encoded.of(payload), room_of(viewer_key, outcome.code))
+                             for viewer_key, payload in outcome.views])
         for token_hash in outcome.removed:
             socketio.emit("removed", {"message": "Your teacher removed you from this table."},
                           to=seat_room(token_hash))

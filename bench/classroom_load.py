@@ -1,8 +1,10 @@
 """Classroom load: phones playing over Socket.IO, the real server against a bare one.
 
-    python bench/classroom_load.py                 # 4, 100, 200, 400 phones, 20 s each
+    python bench/classroom_load.py                 # 4, 100, 500, 1000 phones, 20 s each
     python bench/classroom_load.py --quick         # 4 and 100 phones, 8 s each (about a minute)
     python bench/classroom_load.py --phones 4,100 --seconds 10 --pace 0.2
+    python bench/classroom_load.py --phones 500 --scaled 2   # 2 workers, PostgreSQL, Redis, nginx
+    python bench/classroom_load.py --phones 500 --only real --profile /tmp/prof   # where the CPU went
 
 For every load it starts, each in its own fresh subprocess and in turn:
 
@@ -22,14 +24,21 @@ For every load it starts, each in its own fresh subprocess and in turn:
   so the bare server never answers `stale`. It is the floor: what Socket.IO, JSON
   and eventlet cost without the platform.
 
-Load generator: tables of 4 phones, each phone a `socketio.AsyncClient` in one of
+With `--scaled N` (see the Servers class): N real workers on a fresh PostgreSQL schema
+(`--pg`) and a private redis-server (`--redis`), PROXY_COUNT=1, behind nginx as
+deploy/run_workers.py runs them (deploy/nginx_conf.py, sticky cookie); the bare server
+as N processes sharing that Redis as their message queue, behind the same nginx.
+
+Load generator: tables of 4 phones (`--table-size`, within the seats each game's spec
+allows: a Wizard duel seats 2), each phone a `socketio.AsyncClient` in one of
 several generator processes (`--phones-per-process`, default 100, whole tables
 per process). A phone joins with a name; whenever its latest `view` lists actions
 for it that it has not acted on yet, it waits a human pace (`--pace`, default
 0.2 s, +/- `--jitter`) and sends one action chosen uniformly among the listed
 ones whose type is not in `--skip` (default `autoplay`, so War keeps the human
 pace instead of the server's auto-play), with the version of the newest view it
-has then and the action as listed less its display-only `label`. The first
+has then and the action as listed less its display-only `label` (an empty text field,
+which a player writes in, gets a short sentence). The first
 seated phone's only action in the lobby is `start`, so it starts the game.
 Nobody acts before every phone of the load has joined; then a warm-up, then the
 measured window.
@@ -39,13 +48,16 @@ the tables round-robin. When a table's game ends, its four phones join a fresh
 table of the same game (created through the API) so the load stays steady; the
 notes count how often that happened.
 
-Latency of an accepted `act`: from sending it to the moment the LAST phone of
-that table has received a `view` of that table whose version is at least the
-acked version. Views and the ack may come in either order; every phone records
-when it first saw each version of each table and the latencies are computed
-after the window. Nothing depends on the `log` field or on every viewer getting
-every version (a phone that is sent no view for a version counts from its next
-view; an act that some phone never saw by the end is counted as undelivered). After
+Latency of an accepted `act` (version V): from sending it to the moment the LAST
+phone of that table that was sent a view of version V received it. The server sends a
+view only to the viewers whose view the change altered (app/tables.py `_views`), so a
+phone sent nothing at V is not waited for: counting its next view instead (sent with
+somebody's later move, seconds later at a human pace) was the 1-5 s p99 tail this bench
+used to report (the notes still give that p99 for comparison). If no phone got V
+itself, every phone's first view after it counts; an act no phone has any view of by
+the end is undelivered. Views and the ack may come in either order; every phone records
+when it first saw each version of each table and the latencies are computed after the
+window. After
 the window the phones stop acting and the run waits, at most 15 s, for the acks
 and views of the acts sent in it.
 
@@ -225,7 +237,8 @@ def wire_size(payload) -> int:
 
 
 # =================================================================== bare server
-def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0) -> None:
+def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0,
+                     queue: str | None = None) -> None:
     """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views."""
     from flask import Flask, request
     from flask_socketio import SocketIO, join_room
@@ -237,7 +250,9 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         game_actions = [{"type": "reveal"}]
 
     app = Flask("bare")
-    sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    # With --scaled, its emits cross the same Redis queue as the real workers' do.
+    sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20,
+                   message_queue=queue)
     tables: dict[str, dict] = {}
     seats: dict[str, tuple[str, int]] = {}  # sid -> (table code, seat)
 
@@ -249,7 +264,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         if table["status"] == "ended":
             return []
         if table["status"] == "lobby":
-            return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table_size else []
+            return [{"type": "start"}] if seat == 0 and len(table["seats"]) >= table["size"] else []
         mine = list(other_actions)
         if seat not in table["moved"]:
             mine = game_actions + mine
@@ -271,8 +286,11 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         if not isinstance(payload, dict) or not isinstance(payload.get("code"), str):
             return error("bad_request", "Send {code, name}.")
         code = payload["code"]
-        table = tables.setdefault(code, {"code": code, "version": 0, "status": "lobby", "seats": [], "moved": set()})
-        if len(table["seats"]) >= table_size:
+        # The bench's phones say how many sit at their table (a real table's game says it).
+        size = payload.get("seats") if isinstance(payload.get("seats"), int) else table_size
+        table = tables.setdefault(code, {"code": code, "version": 0, "status": "lobby", "seats": [], "moved": set(),
+                                         "size": size})
+        if len(table["seats"]) >= table["size"]:
             return error("table_full", "This table is full.")
         seat = len(table["seats"])
         token = os.urandom(16).hex()
@@ -281,7 +299,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         table["seats"].append(room)
         table["version"] += 1
         seats[request.sid] = (code, seat)
-        if len(table["seats"]) == table_size:
+        if len(table["seats"]) == table["size"]:
             broadcast(table)
         return {"ok": True, "seat": seat, "token": token, "table": code}
 
@@ -298,7 +316,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
             return error("game_over", "This game has ended.")
         kind = payload["action"].get("type")
         if table["status"] == "lobby":
-            if kind != "start" or seat != 0 or len(table["seats"]) < table_size:
+            if kind != "start" or seat != 0 or len(table["seats"]) < table["size"]:
                 return error("illegal", "The game has not started yet.")
             table["status"] = "playing"
         elif kind in skip:
@@ -321,7 +339,8 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         seats.pop(request.sid, None)
 
     print(f"bare server on 127.0.0.1:{port}, view template {wire_size(template)} bytes", flush=True)
-    sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False)
+    sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False,
+            max_size=10_000)  # as app/__main__.py: eventlet's default serves only 1,024 sockets at once
 
 
 # ================================================================ load generator
@@ -391,11 +410,17 @@ class Phone:
         return [a for a in view.get("actions") or [] if isinstance(a, dict) and a.get("type") not in self.worker.skip]
 
     async def connect(self) -> None:
-        await self.sio.connect(self.worker.cfg["url"], transports=["websocket"], wait_timeout=10)
+        headers = {}
+        if self.worker.cfg["sticky_table"]:  # a bare table lives in one process: its phones meet there
+            headers["Cookie"] = f"cg_lb={self.group.code}"
+        await self.sio.connect(self.worker.cfg["url"], transports=["websocket"], wait_timeout=10, headers=headers)
 
-    async def join(self, code: str, name: str) -> dict:
+    async def join(self, code: str, name: str, seats: int) -> dict:
         self.latest, self.acted_version, self.joined = None, -1, False
-        ack = await self.sio.call("join", {"code": code, "name": name}, timeout=ACT_TIMEOUT)
+        payload = {"code": code, "name": name}
+        if self.worker.cfg["kind"] == "bare":  # the bare server has no game to ask
+            payload["seats"] = seats
+        ack = await self.sio.call("join", payload, timeout=ACT_TIMEOUT)
         self.joined = isinstance(ack, dict) and bool(ack.get("ok"))
         return ack
 
@@ -414,6 +439,7 @@ class Phone:
                 if w.go and not w.stopped and self.last_error not in (None, "stale") and not self.inflight \
                         and self.latest is not None and self.choices(self.latest):
                     self.acted_version = -1
+                    w.stall_after[self.last_error] += 1
                     self.last_error = None
                     w.stall_retries += 1
                 else:
@@ -442,7 +468,10 @@ class Phone:
         w = self.worker
         self.acted_version = view["version"]
         code = self.group.code
-        action = {k: v for k, v in action.items() if k != "label"}
+        # An empty text field in a listed action is for the player to write in (an
+        # explanation, a reason): a human types something, so the phone does too.
+        action = {k: ("Because the cards fit." if v == "" and k != "type" else v)
+                  for k, v in action.items() if k != "label"}
         self.inflight = True
         sent = time.monotonic()
         try:
@@ -463,14 +492,17 @@ class Phone:
             w.accepted.append((self.group, code, sent, ack["version"]))
         else:
             w.errors[error] += 1
+            if error != "stale":  # what was refused, to tell a bench mistake from a server one
+                message = ack.get("error", {}).get("message", "") if isinstance(ack, dict) else ""
+                w.refused[f"{self.group.game} {action.get('type')}: {error} ({message})"] += 1
 
 
 class Group:
     """The phones of one table (whole tables stay in one process)."""
 
-    def __init__(self, worker: "Worker", number: int, code: str, game: str):
+    def __init__(self, worker: "Worker", number: int, code: str, game: str, seats: int):
         self.worker, self.number, self.code, self.game = worker, number, code, game
-        self.phones = [Phone(worker, self, i) for i in range(worker.cfg["table_size"])]
+        self.phones = [Phone(worker, self, i) for i in range(seats)]
         self.switching = False
         self.rejoins = 0
 
@@ -489,7 +521,7 @@ class Group:
                 continue
             name = f"P{self.worker.cfg['index']}-{self.number}-{self.rejoins}-{phone.index}"
             try:
-                ack = await phone.join(self.code, name)
+                ack = await phone.join(self.code, name, len(self.phones))
             except Exception as exc:
                 self.worker.setup_errors[f"join: {type(exc).__name__}"] += 1
                 continue
@@ -534,10 +566,12 @@ class Worker:
         self.samples: list[dict] = []
         self.sampled = 0
         self.stall_retries = 0
+        self.stall_after: Counter = Counter()  # the error that preceded each stall retry
+        self.refused: Counter = Counter()
         self.tables_finished = 0
         self.lags: list[float] = []
         self.tasks: set = set()
-        self.groups = [Group(self, n, t["code"], t["game"]) for n, t in enumerate(cfg["tables"])]
+        self.groups = [Group(self, n, t["code"], t["game"], t["seats"]) for n, t in enumerate(cfg["tables"])]
 
     def spawn(self, coro):
         import asyncio
@@ -619,30 +653,48 @@ class Worker:
         self.conn.send(("result", result))
         await self.close(phones)
 
-    def deliveries(self) -> tuple[list[float], int]:
-        """Latencies of the accepted acts every phone of the table has seen, and how many are not."""
-        latencies, undelivered = [], 0
+    def deliveries(self) -> tuple[list[float], int, list[float], int]:
+        """(latencies, undelivered, latencies counting every phone, acts not sent to every phone).
+
+        The server sends a view only to the viewers whose view the change altered
+        (app/tables.py `_views`): a phone sent nothing at version V must not count from
+        its next view (which comes with somebody's later move, up to seconds later). So an
+        act's latency ends when the last phone that got a view of exactly its version got
+        it; if no phone got that version, at the first later view of each phone.
+        `undelivered`: acts no phone of the table has a view of by the end, at that version
+        or later (a lost view: the mover's own view always changes with its move). The third
+        list is the old measure (every phone's first view at or after V; acts some phone saw
+        nothing after are left out of it) and the fourth how many acts it differs for."""
+        latencies, undelivered, every, partial = [], 0, [], 0
         for group, code, sent, version in self.accepted:
-            last = sent
+            last_any, exact, missing, have = sent, None, False, 0
             for phone in group.phones:
                 versions, times = phone.arrivals.get(code, ((), ()))
                 if not versions:
                     continue  # this phone never sat at that table
                 i = bisect_left(versions, version)
                 if i == len(versions):
-                    last = None
-                    break
-                last = max(last, times[i])
-            if last is None:
+                    missing = True
+                    continue
+                have += 1
+                last_any = max(last_any, times[i])
+                if versions[i] == version:
+                    exact = max(exact or sent, times[i])
+            if not have:
                 undelivered += 1
-            else:
-                latencies.append(last - sent)
-        return latencies, undelivered
+                continue
+            latencies.append((exact if exact is not None else last_any) - sent)
+            if not missing:
+                every.append(last_any - sent)
+            partial += exact is not None and (missing or exact != last_any)
+        return latencies, undelivered, every, partial
 
     def results(self, cpu: float) -> dict:
-        latencies, undelivered = self.deliveries()
+        latencies, undelivered, every, partial = self.deliveries()
         window = self.win_end - self.win_start
         return {"accepted": len(self.accepted), "latencies": latencies, "undelivered": undelivered,
+                "latencies_every": every, "partial": partial, "stall_after": dict(self.stall_after),
+                "refused": dict(self.refused),
                 "errors": dict(self.errors), "cpu": cpu, "window": window, "views": self.views,
                 "lags": self.lags, "sizes": self.sizes, "samples": self.samples,
                 "stall_retries": self.stall_retries, "tables_finished": self.tables_finished,
@@ -667,14 +719,59 @@ class Worker:
 
 
 # ================================================================== orchestrator
+class Running:
+    """One server set-up under load: the address phones use, its server processes (CPU and
+    memory are theirs) and the infrastructure in front or behind (nginx, Redis)."""
+
+    def __init__(self, url: str, servers: list[subprocess.Popen], infra: list[subprocess.Popen] = (),
+                 shared: list[subprocess.Popen] = ()):
+        # infra stops with the servers; shared (the run's redis-server) is only measured.
+        self.url, self.servers, self.infra, self.shared = url, list(servers), list(infra), list(shared)
+
+    @property
+    def server_pids(self) -> list[int]:
+        return [p.pid for p in self.servers]
+
+    def infra_pids(self) -> list[int]:
+        """nginx's master and its worker processes (psutil: the children), and our redis-server."""
+        pids = [p.pid for p in self.infra + self.shared]
+        try:
+            import psutil
+
+            for p in self.infra:
+                pids += [c.pid for c in psutil.Process(p.pid).children(recursive=True)]
+        except Exception:
+            pass
+        return pids
+
+
+def _deploy():
+    """deploy/nginx_conf.py and deploy/run_workers.py: the bench runs what a school would."""
+    sys.path.insert(0, str(ROOT / "deploy"))
+    import run_workers
+
+    return run_workers
+
+
 class Servers:
-    """Starts and always stops the servers of one run; knows the temp folder."""
+    """Starts and always stops the servers of one run; knows the temp folder.
+
+    Embedded (default): one `python -m app` on SQLite, phones straight to it; the bare
+    server alone. --scaled N: N workers on PostgreSQL (a fresh schema per load) and Redis
+    behind nginx (deploy/run_workers.py), each with PROXY_COUNT=1; the bare server as N
+    processes sharing the same Redis as their Socket.IO message queue, behind the same nginx
+    configuration. Real phones get no cookie, so nginx spreads them one by one as it would
+    a class; bare phones carry the sticky cookie set to their table's code, so a table's
+    phones meet in one bare process (it keeps its tables in memory)."""
 
     def __init__(self, args, tmp: Path):
         self.args, self.tmp = args, tmp
         self.root = Path(args.server_root).resolve()
         self.procs: list[subprocess.Popen] = []
         self.seed_instance: Path | None = None
+        self.redis_url: str | None = None
+        self.schemas: list[str] = []
+        self.redis_proc: subprocess.Popen | None = None
 
     def env(self, instance: Path, url: str) -> dict:
         env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
@@ -683,62 +780,164 @@ class Servers:
                    SEATS_PER_ADDRESS="1000000")  # every phone joins from 127.0.0.1
         env.pop("ASYNC_MODE", None)  # the entry point's default: eventlet
         env.pop("SOCKETIO_MESSAGE_QUEUE", None)
+        env.pop("PROXY_COUNT", None)
         return env
 
-    def prepare_account(self) -> None:
-        """One facilitator account made by the CLI, in an instance folder each load copies."""
+    def prepare(self) -> None:
+        """The facilitator account (embedded: in an instance folder each load copies) and,
+        scaled, the Redis every process of the run shares."""
         self.seed_instance = self.tmp / "seed-instance"
         self.seed_instance.mkdir()
+        if self.args.scaled:
+            if _deploy().find_nginx() is None:
+                raise RuntimeError("--scaled needs nginx (apt-get install nginx)")
+            self.redis_url = self.args.redis or self.start_redis()
+            return
+        self.add_facilitator(self.env(self.seed_instance, "http://127.0.0.1"))
+
+    def add_facilitator(self, env: dict) -> None:
         result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "facilitator", "add",
-                                 FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root,
-                                env=self.env(self.seed_instance, "http://127.0.0.1"), capture_output=True,
-                                text=True, timeout=120, stdin=subprocess.DEVNULL)
+                                 FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root, env=env,
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         if result.returncode != 0:
             raise RuntimeError(f"creating the facilitator failed:\n{result.stdout}{result.stderr}")
 
-    def start_real(self, label: str) -> tuple[subprocess.Popen, str]:
-        instance = self.tmp / f"real-{label}"
-        shutil.copytree(self.seed_instance, instance)
+    def start_redis(self) -> str:
+        """A private redis-server: the machine's shared one carries other programs' Socket.IO
+        channels (the same default channel name) and their rate-limit keys."""
+        if shutil.which("redis-server") is None:
+            raise RuntimeError("--scaled needs redis-server, or --redis URL")
         port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        log = self.tmp / f"real-{label}.log"
-        proc = start_process([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(port)],
-                             self.env(instance, url), self.root, log)
+        proc = start_process(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no"], dict(os.environ), self.tmp, self.tmp / "redis.log")
         self.procs.append(proc)
-        wait_http(url, proc, log)
-        return proc, url
+        self.redis_proc = proc
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    return f"redis://127.0.0.1:{port}/0"
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"redis-server did not start:\n{tail(self.tmp / 'redis.log')}")
 
-    def start_bare(self, label: str, template: dict) -> tuple[subprocess.Popen, str]:
+    def new_schema(self) -> str:
+        import psycopg
+
+        schema = "bench_" + os.urandom(5).hex()
+        with psycopg.connect(self.args.pg, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        self.schemas.append(schema)
+        return f"{self.args.pg}?options=-csearch_path%3D{schema}"
+
+    def drop_schemas(self) -> None:
+        if not self.schemas:
+            return
+        import psycopg
+
+        with psycopg.connect(self.args.pg, autocommit=True) as conn:
+            for schema in self.schemas:
+                conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        self.schemas = []
+
+    def _behind_nginx(self, kind: str, label: str, ports: list[int], servers: list) -> Running:
+        deploy = _deploy()
+        listen = free_port()
+        # One nginx worker process: this is a 2-core machine and nginx is not the subject.
+        nginx = deploy.start_nginx(ports, f"127.0.0.1:{listen}", self.tmp / f"nginx-{kind}-{label}",
+                                   worker_processes=1)
+        self.procs.append(nginx)
+        url = f"http://127.0.0.1:{listen}"
+        deploy.wait_ready(url, servers + [nginx])
+        return Running(url, servers, [nginx], [self.redis_proc] if self.redis_proc else [])
+
+    def entry(self, label: str, port: int) -> tuple:
+        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile."""
+        if not self.args.profile:
+            return ("-m", "app")
+        out = Path(self.args.profile).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        return (str(Path(__file__).resolve().parent / "sample_server.py"), str(out / f"real-{label}-{port}.txt"))
+
+    def start_real(self, label: str) -> Running:
+        instance = self.tmp / f"real-{label}"
+        if not self.args.scaled:
+            shutil.copytree(self.seed_instance, instance)
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            log = self.tmp / f"real-{label}.log"
+            proc = start_process([sys.executable, *self.entry(label, port), "--host", "127.0.0.1",
+                                  "--port", str(port)], self.env(instance, url), self.root, log)
+            self.procs.append(proc)
+            wait_http(url, proc, log)
+            return Running(url, [proc])
+        deploy = _deploy()
+        instance.mkdir()
+        env = self.env(instance, "http://127.0.0.1")
+        env.update(DATABASE_URL=self.new_schema(), SOCKETIO_MESSAGE_QUEUE=self.redis_url, PROXY_COUNT="1")
+        self.add_facilitator(env)  # also migrates the fresh schema
+        ports = [free_port() for _ in range(self.args.scaled)]
+        servers = []
+        for port in ports:
+            proc = deploy.start_worker(port, env, self.tmp / f"real-{label}-{port}.log", self.root,
+                                       self.entry(label, port))
+            self.procs.append(proc)
+            servers.append(proc)
+        for port in ports:
+            deploy.wait_ready(f"http://127.0.0.1:{port}", servers)
+        return self._behind_nginx("real", label, ports, servers)
+
+    def start_bare(self, label: str, template: dict) -> Running:
         template_file = self.tmp / f"template-{label}.json"
         template_file.write_text(json.dumps(template))
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        log = self.tmp / f"bare-{label}.log"
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        proc = start_process([sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
-                              "--template", str(template_file), "--table-size", str(self.args.table_size),
-                              "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)],
-                             env, self.root, log)
-        self.procs.append(proc)
-        wait_http(url, proc, log)
-        return proc, url
+        servers, ports = [], []
+        for _ in range(self.args.scaled or 1):
+            port = free_port()
+            log = self.tmp / f"bare-{label}-{port}.log"
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(port),
+                   "--template", str(template_file), "--table-size", str(self.args.table_size),
+                   "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)]
+            if self.redis_url:
+                cmd += ["--redis", self.redis_url]
+            proc = start_process(cmd, env, self.root, log)
+            self.procs.append(proc)
+            servers.append(proc)
+            ports.append(port)
+            wait_http(f"http://127.0.0.1:{port}", proc, log)
+        if not self.args.scaled:
+            return Running(f"http://127.0.0.1:{ports[0]}", servers)
+        return self._behind_nginx("bare", label, ports, servers)
 
-    def stop(self, proc: subprocess.Popen | None) -> None:
-        stop_process(proc)
+    def stop(self, running: Running | None) -> None:
+        if running is None:
+            return
+        for proc in running.infra + running.servers:
+            stop_process(proc)
 
     def stop_all(self) -> None:
         for proc in self.procs:
             stop_process(proc)
+        try:
+            self.drop_schemas()
+        except Exception as exc:  # the report still prints; say what is left behind
+            print(f"could not drop the bench's schemas {self.schemas}: {exc}", file=sys.stderr)
 
 
-def discover_games(url: str, token: str, wanted: list[str] | None) -> list[str]:
+def discover_games(url: str, token: str, wanted: list[str] | None, table_size: int) -> dict[str, int]:
+    """{game key: phones per table}: --table-size, within the seats the game's spec allows
+    (a Wizard duel seats 2: a third phone would get table_full)."""
     status, games = http("GET", url + "/api/games", token=token)
     if status != 200 or not isinstance(games, list):
         raise RuntimeError(f"GET /api/games answered {status}: {games!r}")
-    playable = [g["key"] for g in games if isinstance(g, dict) and g.get("key") and g.get("playable", True)]
+    seats = {g["key"]: max(int(g.get("min_seats", 1)), min(table_size, int(g.get("max_seats", table_size))))
+             for g in games if isinstance(g, dict) and g.get("key") and g.get("playable", True)}
     if wanted:
-        return wanted
-    return playable
+        unknown = [k for k in wanted if k not in seats]
+        if unknown:
+            raise RuntimeError(f"no playable game {', '.join(unknown)} (there are: {', '.join(seats)})")
+        return {k: seats[k] for k in wanted}
+    return seats
 
 
 def login(url: str) -> str:
@@ -748,14 +947,27 @@ def login(url: str) -> str:
     return body["token"]
 
 
-def create_tables(url: str, token: str, games: list[str], count: int) -> list[dict]:
+def plan_tables(games: dict[str, int], phones: int) -> list[dict]:
+    """Tables of the games round-robin, each with its game's phones, up to `phones` in all."""
+    plan, total, order = [], 0, list(games.items())
+    while True:
+        fitted = False
+        for game, seats in order:
+            if total + seats <= phones:
+                plan.append({"game": game, "seats": seats})
+                total += seats
+                fitted = True
+        if not fitted:
+            return plan
+
+
+def create_tables(url: str, token: str, plan: list[dict]) -> list[dict]:
     tables = []
-    for i in range(count):
-        game = games[i % len(games)]
-        status, body = http("POST", url + "/api/tables", {"game": game, "options": {}}, token)
+    for table in plan:
+        status, body = http("POST", url + "/api/tables", {"game": table["game"], "options": {}}, token)
         if status != 201 or not isinstance(body, dict) or "code" not in body:
-            raise RuntimeError(f"POST /api/tables {game!r} answered {status}: {body!r}")
-        tables.append({"code": body["code"], "game": game})
+            raise RuntimeError(f"POST /api/tables {table['game']!r} answered {status}: {body!r}")
+        tables.append(dict(table, code=body["code"]))
     return tables
 
 
@@ -770,20 +982,27 @@ def receive(pipe, proc, timeout: float, what: str):
     raise RuntimeError(f"load generator {proc.name} timed out before {what}")
 
 
-def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], token: str | None) -> dict:
+def run_load(args, kind: str, running: Running, tables: list[dict], token: str | None) -> dict:
     """Phones on `tables` against one server; returns the aggregated measurements."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    per_proc_tables = max(1, args.phones_per_process // args.table_size)
-    chunks = [tables[i:i + per_proc_tables] for i in range(0, len(tables), per_proc_tables)]
+    chunks, chunk = [], []  # whole tables per generator process, about --phones-per-process phones each
+    for table in tables:
+        if chunk and sum(t["seats"] for t in chunk) + table["seats"] > args.phones_per_process:
+            chunks.append(chunk)
+            chunk = []
+        chunk.append(table)
+    chunks += [chunk] if chunk else []
+    phones = sum(t["seats"] for t in tables)
     workers, pipes, results = [], [], []
-    setup_timeout = 30 + 0.25 * len(tables) * args.table_size
+    setup_timeout = 30 + 0.25 * phones
     try:
         for index, chunk in enumerate(chunks):
-            cfg = {"kind": kind, "url": url, "token": token, "tables": chunk, "index": index,
+            cfg = {"kind": kind, "url": running.url, "token": token, "tables": chunk, "index": index,
                    "table_size": args.table_size, "pace": args.pace, "jitter": args.jitter, "skip": args.skip,
-                   "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real"}
+                   "connect_concurrency": 10, "setup_timeout": setup_timeout, "keep_samples": kind == "real",
+                   "sticky_table": bool(args.scaled) and (kind == "bare" or args.affinity == "table")}
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=worker_main, args=(cfg, child), daemon=True, name=f"loadgen-{index}")
             proc.start()
@@ -805,11 +1024,14 @@ def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], tok
         for pipe in pipes:
             pipe.send(("go", {"go_at": go_at, "start": start, "end": end}))
         time.sleep(max(0.0, start - time.time()))
-        cpu0, busy0, t0 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
+        pids, infra = running.server_pids, running.infra_pids()
+        cpu0, busy0, t0 = [cpu_seconds(p) for p in pids], machine_busy(), time.monotonic()
+        infra0 = sum(cpu_seconds(p) for p in infra)
         load0 = os.getloadavg()[0]
         time.sleep(max(0.0, end - time.time()))
-        cpu1, busy1, t1 = cpu_seconds(server_pid), machine_busy(), time.monotonic()
-        rss = rss_mb(server_pid)
+        cpu1, busy1, t1 = [cpu_seconds(p) for p in pids], machine_busy(), time.monotonic()
+        infra1 = sum(cpu_seconds(p) for p in infra)
+        rss = [rss_mb(p) for p in pids]
         for pipe, proc in zip(pipes, workers):
             results.append(receive(pipe, proc, GRACE + 60, "reporting")[1])
     finally:
@@ -835,15 +1057,22 @@ def run_load(args, kind: str, url: str, server_pid: int, tables: list[dict], tok
     window = results[0]["window"]
     gen_cpu = [100 * r["cpu"] / r["window"] for r in results]
     lags = [x for r in results for x in r["lags"]]
-    return {"kind": kind, "phones": len(tables) * args.table_size, "joined": joined, "tables": len(tables),
+    return {"kind": kind, "phones": phones, "joined": joined, "tables": len(tables),
             "procs": len(results), "accepted": sum(r["accepted"] for r in results),
             "moves_per_s": sum(r["accepted"] for r in results) / window,
             "p50": 1000 * percentile(latencies, 50), "p95": 1000 * percentile(latencies, 95),
             "p99": 1000 * percentile(latencies, 99), "samples": len(latencies),
+            "p99_every": 1000 * percentile([x for r in results for x in r["latencies_every"]], 99),
+            "partial": sum(r["partial"] for r in results),
+            "refused": sum((Counter(r["refused"]) for r in results), Counter()),
+            "stall_after": sum((Counter(r["stall_after"]) for r in results), Counter()),
             "undelivered": sum(r["undelivered"] for r in results), "errors": errors,
-            "setup_errors": setup_errors, "server_cpu": 100 * (cpu1 - cpu0) / (t1 - t0), "server_rss": rss,
+            "setup_errors": setup_errors, "server_cpu": 100 * (sum(cpu1) - sum(cpu0)) / (t1 - t0),
+            "server_cpu_each": [100 * (b - a) / (t1 - t0) for a, b in zip(cpu0, cpu1)],
+            "server_rss": max(rss), "server_rss_each": rss, "infra_cpu": 100 * (infra1 - infra0) / (t1 - t0),
             "load_avg": load0,
-            "other_cpu": 100 * ((busy1 - busy0) - (cpu1 - cpu0) - sum(r["cpu"] for r in results)) / (t1 - t0),
+            "other_cpu": 100 * ((busy1 - busy0) - (sum(cpu1) - sum(cpu0)) - (infra1 - infra0)
+                                - sum(r["cpu"] for r in results)) / (t1 - t0),
             "gen_cpu_sum": sum(gen_cpu), "gen_cpu_max": max(gen_cpu),
             "lag_p99": 1000 * percentile(lags, 99), "lag_max": 1000 * max(lags) if lags else float("nan"),
             "view_size": statistics.median(s for r in results for s in r["sizes"])
@@ -931,7 +1160,8 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
     notes = ["", f"Window {args.seconds:g} s after {args.warmup:g} s warm-up; pace {args.pace:g} s "
              f"± {100 * args.jitter:.0f} %; skipped action types: {', '.join(args.skip) or 'none'}; "
              f"{os.cpu_count()} CPU cores shared by the server and the load generators.",
-             "Latency: act sent -> last phone of the table has a view with version >= the acked version."]
+             "Latency: act sent -> the last phone sent a view of the acked version has it (phones whose view "
+             "did not change are sent none)."]
     for real, bare in rows:
         for r in (real, bare):
             if r is None:
@@ -945,10 +1175,21 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
                 extra.append(f"{r['undelivered']} accepted acts not seen by every phone by the end")
             if r["tables_finished"]:
                 extra.append(f"{r['tables_finished']} games ended, their phones re-seated at fresh tables")
+            if r.get("infra_cpu"):
+                extra.append(f"nginx and redis-server {fmt(r['infra_cpu'])} % CPU")
+            if len(r.get("server_rss_each", [])) > 1:
+                extra.append("per worker: CPU " + ", ".join(fmt(x) for x in r["server_cpu_each"]) + " %, RSS "
+                             + ", ".join(fmt(x) for x in r["server_rss_each"]) + " MB")
+            if r["partial"]:
+                extra.append(f"{r['partial']} acts' last view came to phones whose view changed before the others' "
+                             f"next view (p99 counting those next views: {fmt(r['p99_every'])} ms)")
             if r["stall_retries"]:
-                extra.append(f"{r['stall_retries']} acts re-sent after {STALL:g} s without news")
+                extra.append(f"{r['stall_retries']} acts re-sent after {STALL:g} s without news (after "
+                             f"{fmt_errors(r['stall_after'])})")
             if r["setup_errors"]:
                 extra.append("setup errors: " + fmt_errors(r["setup_errors"]))
+            if r["refused"]:
+                extra.append("refused: " + "; ".join(f"{k} x{n}" for k, n in r["refused"].most_common(4)))
             notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
     busy = [r["other_cpu"] for pair in rows for r in pair if r is not None]
     if busy and max(busy) > 25:
@@ -969,7 +1210,7 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
 # ========================================================================= main
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--phones", default="4,100,200,400", help="comma-separated loads (default 4,100,200,400)")
+    parser.add_argument("--phones", default="4,100,500,1000", help="comma-separated loads (default 4,100,500,1000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured window per load and server")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds of play before the window")
     parser.add_argument("--quick", action="store_true", help="4 and 100 phones, 8 s each (a smoke check)")
@@ -982,6 +1223,19 @@ def parse_args(argv=None):
     parser.add_argument("--server-root", default=str(ROOT), help="the checkout whose `python -m app` runs")
     parser.add_argument("--only", choices=["real", "both"], default="both",
                         help="`real` skips the bare server (which copies its view from the real run)")
+    parser.add_argument("--scaled", type=int, default=0, metavar="N",
+                        help="N workers on PostgreSQL and Redis behind nginx (deploy/), the bare server as N "
+                             "processes behind the same nginx; default: one worker on SQLite, no proxy")
+    parser.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="--scaled: the PostgreSQL database (each load gets a fresh schema, dropped after)")
+    parser.add_argument("--redis", default=None,
+                        help="--scaled: Redis URL (default: a private redis-server on a free port)")
+    parser.add_argument("--affinity", choices=["none", "table"], default="none",
+                        help="--scaled: `table` sends a real table's phones to one worker too (the sticky "
+                             "cookie set to the table's code), as the bare server's always are; `none`: nginx "
+                             "spreads them phone by phone, as it does browsers")
+    parser.add_argument("--profile", metavar="DIR", help="run the real server(s) under bench/sample_server.py "
+                        "and write where their CPU went to DIR/real-<load>-<port>.txt")
     parser.add_argument("--keep", action="store_true", help="keep the temp folder (server logs)")
     parser.add_argument("--bare-server", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--template", help=argparse.SUPPRESS)
@@ -994,13 +1248,15 @@ def parse_args(argv=None):
     args.games = [x for x in args.games.split(",") if x]
     if any(n < args.table_size for n in args.loads):
         parser.error(f"every load needs at least one table of {args.table_size} phones")
+
     return args
 
 
 def main(argv=None) -> int:
     args = parse_args(argv)
     if args.bare_server:
-        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after)
+        bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after,
+                         args.redis)
         return 0
 
     def on_term(*_):
@@ -1018,37 +1274,39 @@ def main(argv=None) -> int:
                                 capture_output=True, text=True).stdout.strip()[:72]
         print(f"$ python {' '.join(sys.argv)}\nserver: {servers.root}{f' ({commit})' if commit else ''}; "
               f"temp: {tmp}", flush=True)
-        servers.prepare_account()
+        servers.prepare()
         for phones in args.loads:
-            count = phones // args.table_size
             label = str(phones)
             real = bare = None
-            proc, url = servers.start_real(label)
+            running = servers.start_real(label)
+            url = running.url
             try:
                 token = login(url)
-                games = discover_games(url, token, args.games)
+                games = discover_games(url, token, args.games, args.table_size)
                 if not games:
                     raise RuntimeError("GET /api/games lists no playable game: nothing to benchmark "
                                        "(name one with --games, or run against a checkout that has one "
                                        "with --server-root)")
-                tables = create_tables(url, token, games, count)
-                print(f"[{phones} phones] real server on {url}: {count} tables of {', '.join(games)}", flush=True)
-                real = run_load(args, "real", url, proc.pid, tables, token)
+                tables = create_tables(url, token, plan_tables(games, phones))
+                print(f"[{phones} phones] real server on {url}: {len(tables)} tables of "
+                      f"{', '.join(f'{k} ({n} phones)' for k, n in games.items())}", flush=True)
+                real = run_load(args, "real", running, tables, token)
                 print(f"  real: p95 {fmt(real['p95'])} ms, {fmt(real['moves_per_s'], 1)} moves/s, "
                       f"CPU {fmt(real['server_cpu'])} %", flush=True)
             finally:
-                servers.stop(proc)
+                servers.stop(running)
             template = pick_template(real["view_samples"], real["view_size"], template)
             if args.only != "real":
-                proc, url = servers.start_bare(label, template)
+                running = servers.start_bare(label, template)
+                url = running.url
                 try:
-                    tables = [{"code": f"B{i:05d}", "game": t["game"]} for i, t in enumerate(tables)]
+                    tables = [dict(t, code=f"B{i:05d}") for i, t in enumerate(tables)]
                     print(f"[{phones} phones] bare server on {url}: view {wire_size(template)} B", flush=True)
-                    bare = run_load(args, "bare", url, proc.pid, tables, None)
+                    bare = run_load(args, "bare", running, tables, None)
                     print(f"  bare: p95 {fmt(bare['p95'])} ms, {fmt(bare['moves_per_s'], 1)} moves/s, "
                           f"CPU {fmt(bare['server_cpu'])} %", flush=True)
                 finally:
-                    servers.stop(proc)
+                    servers.stop(running)
             rows.append((real, bare))
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -14,7 +14,6 @@ import time
 import pytest
 
 from app.security import CODE_ALPHABET, new_code
-from test_live_server import postgres_schema  # noqa: F401  (a fixture)
 
 
 def error_code(ack):

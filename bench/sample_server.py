@@ -1,0 +1,76 @@
+"""`python -m app …` under a sampling profiler (bench/classroom_load.py --profile).
+
+    python bench/sample_server.py OUT.txt --host 127.0.0.1 --port 8000
+
+Every 2 ms of the process's CPU time (ITIMER_PROF: an idle server is not sampled) the
+running Python stack is counted (SAMPLE_MEMORY=1: also where the memory is, by
+line, with tracemalloc, which slows the server down); with eventlet that is the stack of whichever
+greenthread has the CPU, which is what we want to know. SIGTERM writes OUT.txt (the
+functions by CPU share, inclusive and by themselves) and exits. No package needed:
+py-spy is not installed here, and cProfile mis-attributes time across greenlet switches.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import runpy
+import signal
+import sys
+import tracemalloc
+
+INTERVAL = 0.002
+
+
+def main() -> None:
+    out = sys.argv[1]
+    sys.argv = ["app"] + sys.argv[2:]
+    sys.path[0] = os.getcwd()  # the checkout being measured (started with cwd there), not bench/
+    stacks: collections.Counter = collections.Counter()
+
+    def sample(_signum, frame):
+        stack = []
+        while frame is not None and len(stack) < 80:
+            code = frame.f_code
+            stack.append((code.co_filename, code.co_firstlineno, code.co_name))
+            frame = frame.f_back
+        stacks[tuple(stack)] += 1
+
+    def dump(*_):
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        total = sum(stacks.values()) or 1
+        inclusive, own = collections.Counter(), collections.Counter()
+        for stack, n in stacks.items():
+            own[stack[0]] += n
+            for where in set(stack):
+                inclusive[where] += n
+
+        def name(where):
+            path, line, func = where
+            for prefix in (os.getcwd() + "/", sys.prefix + "/lib/"):
+                path = path.replace(prefix, "")
+            return f"{func} ({path}:{line})"
+
+        lines = [f"{total} samples of {INTERVAL * 1000:g} ms CPU", "", "inclusive %  function"]
+        lines += [f"{100 * n / total:10.1f}  {name(w)}" for w, n in inclusive.most_common(60)]
+        lines += ["", "self %  function"]
+        lines += [f"{100 * n / total:6.1f}  {name(w)}" for w, n in own.most_common(40)]
+        if tracemalloc.is_tracing():
+            snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, "<frozen*")])
+            stats = snapshot.statistics("lineno")
+            lines += ["", f"memory traced: {sum(x.size for x in stats) / 2**20:.1f} MB; largest by line:"]
+            lines += [f"{x.size / 2**20:8.2f} MB {x.count:8d}  {x.traceback[0].filename.replace(os.getcwd() + '/', '')}"
+                      f":{x.traceback[0].lineno}" for x in stats[:40]]
+        with open(out, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        os._exit(0)
+
+    if os.environ.get("SAMPLE_MEMORY"):  # where the memory is at the end (slows the server down)
+        tracemalloc.start()
+    signal.signal(signal.SIGPROF, sample)
+    signal.signal(signal.SIGTERM, dump)
+    signal.setitimer(signal.ITIMER_PROF, INTERVAL, INTERVAL)
+    runpy.run_module("app", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()
