@@ -16,7 +16,6 @@ sys.path.insert(0, str(ROOT / "deploy"))
 
 import nginx_conf  # noqa: E402
 import run_workers  # noqa: E402
-from test_live_server import postgres_schema  # noqa: E402,F401  (the fixture: a private PostgreSQL schema)
 
 FORWARDED = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https",
              "X-Forwarded-Host": "games.school.example", "X-Forwarded-Port": "443"}
