@@ -93,6 +93,14 @@ class Accounts:
         self.per_account = int(settings.get("LOGIN_PER_ACCOUNT", 50))
         self.token_days = float(settings.get("API_TOKEN_DAYS", 30))
         self.offload = offload or Offload()
+        # Called with a facilitator id when some of their credentials stop working (a
+        # logout, a revoked token): the notifier ends their open sockets, which then
+        # reconnect and are authenticated afresh.
+        self.on_credentials_ended: list = []
+
+    def _credentials_ended(self, facilitator_id: int) -> None:
+        for callback in self.on_credentials_ended:
+            callback(facilitator_id)
 
     # --- accounts ---------------------------------------------------------
     @staticmethod
@@ -214,6 +222,7 @@ class Accounts:
             s.exec(update(Facilitator).where(Facilitator.id == facilitator_id)
                    .values(session_epoch=Facilitator.session_epoch + 1))
             s.commit()
+        self._credentials_ended(facilitator_id)
 
     # --- API tokens -----------------------------------------------------------
     def issue_token(self, facilitator_id: int) -> str:
@@ -268,7 +277,8 @@ class Accounts:
                 return False
             s.delete(row)
             s.commit()
-            return True
+        self._credentials_ended(facilitator_id)
+        return True
 
     # --- first run ----------------------------------------------------------
     # Both steps run under app.migrations.locked: one transaction no other process

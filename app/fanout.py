@@ -25,6 +25,7 @@ from app.wire import Encoded
 log = logging.getLogger(__name__)
 
 METHOD = "classroom_emit_many"
+CALL = "classroom_call"  # a function every worker runs on its own sockets (see call_everywhere)
 
 
 def _message(manager, event: str, data, room: str, namespace: str) -> dict:
@@ -57,6 +58,14 @@ class BatchingRedisManager(python_socketio.RedisManager):
                 except Exception:
                     yield message
                     continue
+            if isinstance(data, dict) and data.get("method") == CALL:
+                handler = getattr(self, "calls", {}).get(data.get("name"))
+                if handler is not None and data.get("host_id") != self.host_id:
+                    try:
+                        handler(*data.get("args", []))
+                    except Exception:
+                        log.exception("a call from another worker failed")
+                continue
             if isinstance(data, dict) and data.get("method") == METHOD:
                 if data.get("host_id") != self.host_id:
                     for item in data.get("items") or []:
@@ -77,3 +86,21 @@ def emit_many(sio, items: list[tuple[str, object, str]]) -> None:
     else:
         for event, data, room in items:
             sio.emit(event, data, to=room)
+
+
+def register_call(sio, name: str, fn) -> None:
+    """Let `call_everywhere(sio, name, ...)` run `fn` in this process."""
+    manager = sio.server.manager
+    if isinstance(manager, BatchingRedisManager):
+        if not hasattr(manager, "calls"):
+            manager.calls = {}
+        manager.calls[name] = fn
+
+
+def call_everywhere(sio, name: str, fn, *args) -> None:
+    """Run `fn(*args)` here and, through the queue, the function every other worker
+    registered under `name`: for what only a socket's own process can do (end it)."""
+    fn(*args)
+    manager = sio.server.manager
+    if isinstance(manager, BatchingRedisManager):
+        manager._publish({"method": CALL, "name": name, "args": list(args), "host_id": manager.host_id})

@@ -31,7 +31,7 @@ from flask_socketio import join_room, leave_room
 from app.extensions import socketio
 from app.netaddr import client_address
 from app.presence import make_presence, refresher as presence_refresher
-from app.fanout import emit_many
+from app.fanout import call_everywhere, emit_many, register_call
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -104,6 +104,12 @@ class Notifier:
             rooms += [f"class:{deleted.class_code}", f"classboard:{deleted.class_code}"]
         for room in rooms:
             socketio.emit("deleted", {"message": message}, to=room)
+
+    def credentials_ended(self, facilitator_id: int) -> None:
+        """A teacher logged out or revoked a token: end every socket that speaks for
+        them, in every process. Their pages reconnect and are authenticated afresh,
+        so a copied cookie's socket loses the teacher's views at once."""
+        call_everywhere(socketio, "end-facilitator-sockets", end_facilitator_sockets, facilitator_id)
 
     def table_changed(self, code: str) -> None:
         """A change made outside the live path (a join, a connection): refresh its viewers."""
@@ -327,6 +333,13 @@ def on_connect(auth=None):
     current_app.extensions["presence"].start()
 
 
+def end_facilitator_sockets(facilitator_id) -> None:
+    """Disconnect this process's sockets that speak for this facilitator."""
+    for sid, conn in list(connections.items()):
+        if conn.facilitator_id == facilitator_id:
+            socketio.server.disconnect(sid, ignore_queue=True)
+
+
 def on_disconnect(*_args):
     if not _really("disconnect"):
         return
@@ -510,5 +523,7 @@ def register(app, sio) -> None:
     tables.connected = presence.connected
     app.extensions["presence"] = presence
     app.extensions["notifier"] = Notifier(app, tables, classes)
+    app.extensions["accounts"].on_credentials_ended.append(app.extensions["notifier"].credentials_ended)
+    register_call(sio, "end-facilitator-sockets", end_facilitator_sockets)
     for event, fn in HANDLERS.items():
         sio.on(event)(fn)

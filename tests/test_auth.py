@@ -238,7 +238,14 @@ def test_logging_out_ends_the_session_even_for_a_saved_copy_of_the_cookie(app, t
     assert browser.get("/facilitator/").status_code == 200
     assert Phone(app, flask_client=browser).send(
         "moderate", {"code": war_table.code, "version": 0, "action": {"type": "pause"}})["error"]["code"] != "forbidden"
+    open_page = Phone(app, flask_client=browser)  # the teacher's panel, open while they log out
+    assert open_page.send("watch", {"code": war_table.code, "role": "facilitator"})["ok"]
+    bystander = Phone(app)
+    assert bystander.send("watch", {"code": war_table.code})["ok"]
     assert browser.post("/facilitator/logout", data={"csrf": csrf_of(browser)}).status_code == 302
+    # Its socket is ended at once (the page reconnects and is authenticated afresh);
+    # a board that is not the teacher's stays.
+    assert not open_page.client.is_connected() and bystander.client.is_connected()
 
     replay = app.test_client()
     replay.set_cookie("session", saved)
@@ -275,7 +282,10 @@ def test_api_tokens_are_listed_revoked_and_logged_out(db_app):
     other_id = accounts.token_owner(other_token)[1]
     assert client.delete(f"/api/tokens/{other_id}", headers=bearer).status_code == 404  # not mine
     assert accounts.by_token(other_token) is not None
+    script = Phone(app, auth={"token": second})   # a script's socket, on the token about to be revoked
+    assert script.client.is_connected()
     assert client.delete(f"/api/tokens/{tokens[0]['id']}", headers=bearer).status_code == 200
+    assert not script.client.is_connected()          # ended; connecting again with it makes no teacher
     assert client.get("/api/tokens", headers={"Authorization": f"Bearer {second}"}).status_code == 401
 
     assert client.post("/api/logout", headers=bearer).get_json() == {"ok": True}

@@ -51,3 +51,22 @@ def test_without_a_batching_queue_each_view_is_one_emit():
 
     emit_many(Sio(), [("view", {"a": 1}, "seat:1"), ("view", {"a": 2}, "board:C")])
     assert sent == [("view", {"a": 1}, "seat:1"), ("view", {"a": 2}, "board:C")]
+
+
+def test_a_call_runs_here_and_on_every_other_worker_once(monkeypatch):
+    """What only a socket's own process can do (end a logged-out teacher's sockets)."""
+    from app.fanout import call_everywhere, register_call
+
+    sender, receiver = (BatchingRedisManager("redis://127.0.0.1:6379/0", channel="unused") for _ in range(2))
+    published, ran = [], []
+    monkeypatch.setattr(sender, "_publish", lambda data: published.append(json.dumps(data)))
+    for name, manager in (("sender", sender), ("receiver", receiver)):
+        sio = type("Sio", (), {"server": type("Server", (), {"manager": manager})()})()
+        register_call(sio, "end", lambda who, name=name: ran.append((name, who)))
+        if manager is sender:
+            sending = sio
+    call_everywhere(sending, "end", lambda who: ran.append(("here", who)), 7)
+    assert ran == [("here", 7)] and len(published) == 1
+    monkeypatch.setattr(python_socketio.RedisManager, "_listen", lambda self: iter(published))
+    assert list(receiver._listen()) == [] and ran == [("here", 7), ("receiver", 7)]
+    assert list(sender._listen()) == [] and ran == [("here", 7), ("receiver", 7)]  # not twice here

@@ -13,7 +13,12 @@ export function connect({ auth } = {}) {
   };
   set("connecting", "Connecting…");
   socket.on("connect", () => set("online", "Connected"));
-  socket.on("disconnect", () => set("offline", "Reconnecting…"));
+  socket.on("disconnect", (reason) => {
+    set("offline", "Reconnecting…");
+    // The server ends a socket whose teacher logged out: connect again at once, so
+    // the page is authenticated afresh (and a logged-out page is told it must log in).
+    if (reason === "io server disconnect" && !document.getElementById("deleted")) setTimeout(() => socket.connect(), 500);
+  });
   socket.io.on("reconnect_attempt", () => set("offline", "Reconnecting…"));
   socket.on("connect_error", () => set("offline", "Offline — retrying"));
   window.addEventListener("offline", () => set("offline", "Offline — retrying"));
