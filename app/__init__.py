@@ -61,8 +61,11 @@ def create_app(overrides: dict | None = None):
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json,
                       message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20)
+    from app import outage
     if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
         socketio.server.manager.json = queue_json
+        app.extensions["queue_health"] = outage.QueueHealth(socketio.server.manager)
+    outage.register(app)  # a database or queue outage answers 503, not 500
     from app import realtime
     realtime.register(app, socketio)
 

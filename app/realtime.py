@@ -25,6 +25,7 @@ from flask import current_app, request, session
 from flask_socketio import join_room, leave_room
 
 from app.extensions import socketio
+from app.outage import is_outage, unavailable
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -223,10 +224,13 @@ class Scheduler:
                     self._wake.clear()
                     if wait > 0:
                         self._wake.wait(min(wait, POLL_SECONDS))
-                except Exception:
+                except Exception as exc:
                     if self._stopped:
                         return
-                    log.exception("timer loop failed; going on")
+                    if is_outage(exc):  # the database is down: try again, without a traceback a poll
+                        log.warning("timer loop: service unavailable (%s); retrying", exc.__class__.__name__)
+                    else:
+                        log.exception("timer loop failed; going on")
                     socketio.sleep(POLL_SECONDS)
 
 
@@ -270,6 +274,9 @@ def fail(exc: ServiceError, **extra) -> dict:
     return {"ok": False, "error": exc.to_json(), **extra}
 
 
+CHANGES = frozenset({"on_join", "on_act", "on_moderate"})  # handlers whose change others must see
+
+
 def handler(fn):
     """Wrap an event: rate limit, turn ServiceErrors into error acks, never crash the socket."""
 
@@ -283,10 +290,16 @@ def handler(fn):
         if has_nul(payload):
             return fail(ServiceError("bad_request", "A message cannot contain a NUL character."))
         try:
+            queue = current_app.extensions.get("queue_health")
+            if queue is not None and fn.__name__ in CHANGES:  # a move others could not see: refuse it
+                queue.check()
             return fn(conn, payload)
         except ServiceError as exc:
             return fail(exc)
-        except Exception:  # a bug must not take the socket down; it is logged for us to fix
+        except Exception as exc:  # a bug must not take the socket down; it is logged for us to fix
+            if is_outage(exc):  # the database (or queue) is down: say so; nothing was acknowledged
+                log.warning("%s: service unavailable (%s)", fn.__name__, exc.__class__.__name__)
+                return fail(unavailable(exc))
             log.exception("unhandled error in %s", fn.__name__)
             return fail(ServiceError("bad_request", "The server could not handle that message."))
 
@@ -325,6 +338,9 @@ def on_disconnect(*_args):
             notifier.table_changed(tables.seat_ref(conn.token_hash).table)
         except ServiceError:
             pass  # the seat was removed meanwhile
+        except Exception as exc:
+            if not is_outage(exc):  # the database is down: others see the seat connected a little longer
+                raise
 
 
 def _bind_seat(conn: Connection, token_hash: str) -> None:
