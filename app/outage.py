@@ -8,8 +8,8 @@ acknowledged only after its transaction committed, and a failed transaction
 leaves the table as it was (app/tables.py drops its cached copy and reloads).
 
 Recovery needs no restart: the engine pings pooled connections before use
-(app/db.py, pool_pre_ping), and the message queue's state is re-probed at most
-once a second (see `QueueHealth`).
+(app/db.py, pool_pre_ping), and the message queue is pinged before a change
+when nothing has shown it working for a second (see `QueueHealth`).
 """
 from __future__ import annotations
 
@@ -53,54 +53,88 @@ def unavailable(exc: BaseException | None = None) -> ServiceError:
 
 
 class QueueHealth:
-    """Whether the Socket.IO message queue (Redis) took our last message.
+    """Whether the Socket.IO message queue (Redis) is up.
 
     python-socketio's Redis manager logs a failed publish and carries on, so a
-    move made while Redis is down would reach only this process's sockets. We
-    watch its publish result, and while it fails refuse changes with
-    `unavailable` (after one ping a second says Redis is still down)."""
+    move made while Redis is down would reach only this process's sockets. Before
+    a change we refuse with `unavailable` while the queue is down: a publish that
+    failed says so, and so does a ping, sent when nothing has shown the queue
+    working for PROBE_SECONDS (so a quiet process notices too, at one ping a second)."""
 
     PROBE_SECONDS = 1.0
+    RETRY_SECONDS = 0.5
 
     def __init__(self, manager):
         self.manager = manager
         self.down = False
-        self._probed = 0.0
+        self._ok_at = time.monotonic()
         self._lock = threading.Lock()
+        self._client = None
         publish = manager._publish  # private, but the only place the failure is visible
 
         def watched(data):
             result = publish(data)
             # The manager returns Redis's subscriber count, or None when it gave up.
-            if result is None and not self.down:
-                log.warning("the message queue is down; refusing changes until it is back")
-            self.down = result is None
+            if result is None:
+                self._went(down=True)
+            else:
+                self._ok_at = time.monotonic()
             return result
 
         manager._publish = watched
+        manager._redis_listen_with_retries = self._listen  # see `_listen`
+        self.on_back = None  # called (no arguments) once the listener is subscribed again after a failure
 
-    def _pinger(self):
+    def _listen(self):
+        """The manager's Redis listener, as python-socketio 5 writes it, but retrying every
+        RETRY_SECONDS (its own backs off to a minute) and calling `on_back` once it has
+        subscribed again: whatever other processes published meanwhile was lost, so this
+        process's clients need fresh views."""
+        manager, failed = self.manager, False
+        while True:
+            try:
+                manager._redis_connect()
+                manager.pubsub.subscribe(manager.channel)
+                if failed:
+                    failed = False
+                    self._went(down=False)
+                    if self.on_back is not None:
+                        self.on_back()
+                yield from manager.pubsub.listen()
+            except Exception as exc:  # noqa: BLE001 - the connection broke: subscribe again
+                if not failed:
+                    log.warning("the message queue listener lost Redis (%s); retrying", exc.__class__.__name__)
+                    self._went(down=True)
+                failed = True
+                time.sleep(self.RETRY_SECONDS)
+
+    def _went(self, *, down: bool) -> None:
+        if down != self.down:
+            log.warning("the message queue is %s", "down; refusing changes until it is back" if down else "back")
+        self.down = down
+        if not down:
+            self._ok_at = time.monotonic()
+
+    def _ping(self) -> bool:
         import redis
 
-        if getattr(self, "_client", None) is None:
+        if self._client is None:  # our own client: reconnecting the manager's would race its listener
             self._client = redis.Redis.from_url(self.manager.redis_url, socket_timeout=1.0,
                                                 socket_connect_timeout=1.0)
-        return self._client
+        try:
+            return bool(self._client.ping())
+        except Exception:  # noqa: BLE001 - any failure means: down
+            return False
 
     def check(self) -> None:
-        """Raise `unavailable` while the queue is known to be down."""
-        if not self.down:
+        """Raise `unavailable` while the queue is down."""
+        if not self.down and time.monotonic() - self._ok_at < self.PROBE_SECONDS:
             return
-        with self._lock:
-            if time.monotonic() - self._probed < self.PROBE_SECONDS:
-                raise ServiceError("unavailable", QUEUE_MESSAGE)
-            self._probed = time.monotonic()
-        try:  # our own client: reconnecting the manager's would race its listener thread
-            self._pinger().ping()
-        except Exception:  # noqa: BLE001 - any failure means: still down
+        with self._lock:  # one ping at a time; the others wait for its answer
+            if self.down or time.monotonic() - self._ok_at >= self.PROBE_SECONDS:
+                self._went(down=not self._ping())
+        if self.down:
             raise ServiceError("unavailable", QUEUE_MESSAGE)
-        self.down = False
-        log.warning("the message queue is back")
 
 
 def register(app) -> None:

@@ -104,6 +104,20 @@ class Notifier:
             self.push_class(outcome.class_code)
         self.scheduler.add(outcome.code, outcome.next_due)
 
+    def resync(self) -> None:
+        """Send every socket of this process a fresh view (after a message-queue outage,
+        views other processes published meanwhile were lost)."""
+        with self.app.app_context():
+            for sid, conn in list(connections.items()):
+                try:
+                    if conn.token_hash:
+                        ref = self.tables.seat_ref(conn.token_hash)
+                        socketio.emit("view", self.tables.view_for(ref.table, ref.seat), to=sid)
+                    elif conn.watching and not self.classes.find(conn.watching):
+                        socketio.emit("view", self.tables.view_for(conn.watching, conn.watching_as), to=sid)
+                except Exception:  # noqa: BLE001 - one seat's trouble must not stop the others'
+                    log.warning("resync of %s failed", sid, exc_info=True)
+
     def table_changed(self, code: str) -> None:
         """A change made outside the live path (a join, a connection): refresh its viewers."""
         self.publish(self.tables.refresh(code))
@@ -228,7 +242,7 @@ class Scheduler:
                     if self._stopped:
                         return
                     if is_outage(exc):  # the database is down: try again, without a traceback a poll
-                        log.warning("timer loop: service unavailable (%s); retrying", exc.__class__.__name__)
+                        log.warning("timer loop: service unavailable (%s); retrying", str(exc).splitlines()[0][:200])
                     else:
                         log.exception("timer loop failed; going on")
                     socketio.sleep(POLL_SECONDS)
@@ -298,7 +312,7 @@ def handler(fn):
             return fail(exc)
         except Exception as exc:  # a bug must not take the socket down; it is logged for us to fix
             if is_outage(exc):  # the database (or queue) is down: say so; nothing was acknowledged
-                log.warning("%s: service unavailable (%s)", fn.__name__, exc.__class__.__name__)
+                log.warning("%s: service unavailable (%s)", fn.__name__, str(exc).splitlines()[0][:200])
                 return fail(unavailable(exc))
             log.exception("unhandled error in %s", fn.__name__)
             return fail(ServiceError("bad_request", "The server could not handle that message."))
@@ -516,5 +530,7 @@ def register(app, sio) -> None:
     tables.connected = presence.connected
     app.extensions["presence"] = presence
     app.extensions["notifier"] = Notifier(app, tables, classes)
+    if app.extensions.get("queue_health") is not None:  # after a queue outage, views were lost: resend
+        app.extensions["queue_health"].on_back = app.extensions["notifier"].resync
     for event, fn in HANDLERS.items():
         sio.on(event)(fn)

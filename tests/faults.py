@@ -39,7 +39,7 @@ class RandomPlayers:
         self.rngs = [random.Random(f"{seed}:{i}") for i in range(len(phones))]
         self.acked: list[tuple[int, int, dict]] = []
         self.errors: list[dict] = []      # refusals no random phone should meet
-        self.unavailable: list[dict] = []  # `unavailable` answers (only while a service is down)
+        self.unavailable: list[tuple] = []  # (seat, error): `unavailable` answers while a service is down
         self.unavailable_ok = unavailable_ok
         self.lost_calls = 0                # calls that got no answer (the server died under them)
         self.running = threading.Event()
@@ -100,10 +100,19 @@ class RandomPlayers:
                 if ack.get("ok"):
                     self.acked.append((ack["version"], self.seats[i], action))
                 elif ack["error"]["code"] == "unavailable" and self.unavailable_ok:
-                    self.unavailable.append(ack["error"])
+                    self.unavailable.append((self.seats[i], ack["error"]))
+                    tried[view["version"]] -= 1  # not an answer about the move: try it again later
                     time.sleep(0.1)
                 elif ack["error"]["code"] not in PLAIN_REFUSALS:
                     self.errors.append({"seat": self.seats[i], "action": action, "error": ack["error"]})
+
+    def describe(self) -> str:
+        """For a failure message: where each phone is."""
+        phones = [(p.view["version"], p.view["status"], [a["type"] for a in p.view["actions"]], p.sio.connected)
+                  for p in self.phones]
+        seats = [s for s, _e in self.unavailable]
+        return (f"{len(self.acked)} acked, errors {self.errors[:3]}, unavailable by seat "
+                f"{ {s: seats.count(s) for s in set(seats)} }, {self.lost_calls} unanswered, phones {phones}")
 
     def wait_acked(self, count: int, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
