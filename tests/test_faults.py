@@ -10,12 +10,10 @@ import time
 import pytest
 import requests
 
-from faults import (PrivatePostgres, PrivateRedis, RandomPlayers, Store, create_table, filled,
+from faults import (NOT_RANDOM, PrivatePostgres, PrivateRedis, RandomPlayers, Store, create_table, filled,
                     seat_and_start)
 from app.outage import QueueHealth
 from live import LivePhone, LiveServer, autoplay_to_end
-
-pytestmark = pytest.mark.live
 
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 
@@ -42,6 +40,7 @@ def _check_nothing_lost(store: Store, code: str, players: RandomPlayers) -> int:
     return store.replay_matches(code)
 
 
+@pytest.mark.live
 @pytest.mark.parametrize("case", sorted(GAMES))
 def test_sigkill_at_random_moments_loses_no_acknowledged_move(server, case):
     game, options, seats, random_moves = GAMES[case]
@@ -172,6 +171,7 @@ def _reveal(phone):
     return ack, time.monotonic() - started
 
 
+@pytest.mark.live
 def test_postgres_restarted_under_a_game_answers_unavailable_then_recovers(scaled):
     servers, pg, _redis = scaled
     token, code, board, phones = _war_across_two_servers(servers)
@@ -217,6 +217,7 @@ def test_postgres_restarted_under_a_game_answers_unavailable_then_recovers(scale
             phone.close()
 
 
+@pytest.mark.live
 def test_redis_restarted_under_a_game_answers_unavailable_then_recovers(scaled):
     servers, _pg, redis = scaled
     token, code, board, phones = _war_across_two_servers(servers)
@@ -256,3 +257,155 @@ def test_redis_restarted_under_a_game_answers_unavailable_then_recovers(scaled):
         store.close()
         for phone in phones + [board]:
             phone.close()
+
+
+# --------------------------------------------- a phone dropped in the middle of a prompt
+# (game, options, seats, the prompt's action types, seed of the random moves that lead there)
+PROMPTS = {
+    "water_cycle-crisis-explanation": ("water_cycle", {"vote_seconds": 0}, 3, {"explain"}, 1),
+    "water_cycle-crisis-vote": ("water_cycle", {"vote_seconds": 0}, 3, {"vote"}, 2),
+    "war-wager-decision": ("war", {"mode": "wager"}, 3, {"raise", "call", "fold", "check"}, 3),
+    "wizard-defense": ("wizard", {}, 2, {"defend", "no_defense"}, 4),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PROMPTS))
+def test_a_phone_dropped_mid_prompt_resumes_to_the_same_prompt(app, tables, teacher, phone, case):
+    """The phone's connection drops while the game asks it something: nothing answers in
+    its place meanwhile, and once it resumes it is asked the same thing, with the same
+    actions, and its answer counts."""
+    from phones import seated
+
+    game, options, seats, wanted, seed = PROMPTS[case]
+    code = tables.create_table(teacher.id, game, options).code
+    phones = seated(phone, code, *NAMES[:seats])
+    assert phones[0].act({"type": "start"})["ok"]
+    rng = random.Random(seed)
+
+    def asked():
+        for p in phones:
+            if any(a["type"] in wanted for a in p.pump()["actions"]):
+                return p
+        return None
+
+    for _ in range(3000):  # random legal moves until some seat is asked the question
+        target = asked()
+        if target is not None:
+            break
+        movers = [(p, a) for p in phones for a in p.pump()["actions"] if a["type"] not in NOT_RANDOM]
+        assert movers and phones[0].view["status"] == "playing", "the game ended before the prompt came"
+        p, action = rng.choice(movers)
+        ack = p.act(filled(action))
+        assert ack["ok"] or ack["error"]["code"] == "stale", ack
+    else:
+        raise AssertionError(f"no seat was asked {wanted}")
+    before = target.pump()
+    version, prompt, actions = before["version"], before["view"]["prompt"], before["actions"]
+    assert target.seat in prompt["waiting_for"]
+
+    target.close()  # the connection drops
+    others = [p for p in phones if p is not target]
+    board = others[0].pump()
+    _until(lambda: not next(x for x in others[0].pump()["players"] if x["seat"] == target.seat)["connected"], 5,
+           "the others were not told the seat dropped")
+    time.sleep(0.3)  # timers would fire now (computer moves are instant here): none may answer for it
+    assert tables.get(code).version == version, "the table moved on while the seat was away"
+    assert board["status"] == "playing"
+
+    again = phone()
+    ack = again.send("resume", {"token": target.token})
+    assert ack["ok"] and ack["seat"] == target.seat, ack
+    view = again.pump()
+    assert view["version"] == version and view["view"]["prompt"] == prompt and view["actions"] == actions
+    answer = next(a for a in actions if a["type"] in wanted)
+    ack = again.act(filled(answer))
+    assert ack["ok"] and ack["version"] == version + 1, ack
+    assert tables.events(code)[-1].actor == f"seat:{target.seat}"
+    assert tables.events(code)[-1].action == filled(answer)
+
+
+# ----------------------------------------------------- SQLite under many tables at once
+@pytest.mark.live
+def test_sqlite_takes_many_tables_moving_at_once_from_two_processes(tmp_path):
+    """24 War tables move at once, half through each of two server processes on one
+    SQLite file, while the CLI writes to it too: every move is acknowledged and logged."""
+    import statistics
+    import threading
+
+    tables_n, moves = 24, 16
+    first = LiveServer(tmp_path / "a")
+    second = LiveServer(tmp_path / "b", DATABASE_URL=first.env["DATABASE_URL"], SECRET_KEY=first.env["SECRET_KEY"])
+    phones, store = [], None
+    try:
+        first.add_facilitator()
+        first.start()
+        second.start()
+        token = first.api_token()
+        codes = [create_table(first.url, token, "war", {}) for _ in range(tables_n)]
+        seated = {}
+        for i, code in enumerate(codes):
+            url = (first, second)[i % 2].url  # each table's phones on one process (no queue between them)
+            seated[code] = seat_and_start(url, code, NAMES[:2])
+            phones += seated[code]
+        store = Store(first.env["DATABASE_URL"])
+        acked = {code: [] for code in codes}
+        latencies, failures = [], []
+        barrier = threading.Barrier(tables_n + 1)
+
+        def play(code):
+            pair = seated[code]
+            version = max(p.view["version"] for p in pair)
+            barrier.wait()
+            for _ in range(moves):
+                try:
+                    mover = None
+                    for p in pair:
+                        view = p.wait_for(lambda v: v["version"] >= version, timeout=30)
+                        if any(a["type"] == "reveal" for a in view["actions"]) and mover is None:
+                            mover = p
+                    started = time.monotonic()
+                    ack = mover.sio.call("act", {"version": version, "action": {"type": "reveal"}}, timeout=30)
+                    latencies.append(time.monotonic() - started)
+                except Exception as exc:  # noqa: BLE001 - reported below
+                    failures.append((code, repr(exc)))
+                    return
+                if not ack["ok"]:
+                    failures.append((code, ack))
+                    return
+                version = ack["version"]
+                acked[code].append((version, mover.view["seat"], {"type": "reveal"}))
+
+        threads = [threading.Thread(target=play, args=(code,)) for code in codes]
+        for t in threads:
+            t.start()
+        cli = [threading.Thread(target=lambda n=n: failures.extend(
+            [] if (r := second.cli("facilitator", "add", f"extra{n}", "--password", "live-password-1")).returncode == 0
+            else [("cli", r.stderr)])) for n in range(3)]
+        started = time.monotonic()
+        barrier.wait()
+        for t in cli:
+            t.start()
+        for t in threads + cli:
+            t.join(120)
+        took = time.monotonic() - started
+        assert not failures, failures[:3]
+        total = sum(len(v) for v in acked.values())
+        assert total == tables_n * moves
+        for code in codes:
+            missing = store.missing(code, acked[code])
+            assert not missing, (code, missing[:3])
+            store.replay_matches(code)
+        latencies.sort()
+        print(f"SQLite, 2 processes, {tables_n} tables: {total} moves in {took:.1f} s "
+              f"({total / took:.0f}/s); ack p50 {statistics.median(latencies) * 1000:.0f} ms, "
+              f"p95 {latencies[int(len(latencies) * 0.95)] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+        for srv in (first, second):
+            text = "".join(srv.output)
+            assert "locked" not in text and "Traceback" not in text, text[-3000:]
+    finally:
+        if store:
+            store.close()
+        for p in phones:
+            p.close()
+        first.stop()
+        second.stop()
