@@ -92,6 +92,7 @@ class RandomPlayers:
                 ack = phone.sio.call("act", {"version": view["version"], "action": action}, timeout=ACK_TIMEOUT)
             except Exception:  # noqa: BLE001 - not connected, or no answer: not acknowledged
                 self.lost_calls += 1
+                tried[view["version"]] -= 1  # no answer about the move: try it again once connected
                 time.sleep(0.05)
                 continue
             finally:

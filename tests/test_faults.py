@@ -17,10 +17,10 @@ from live import LivePhone, LiveServer, autoplay_to_end
 
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 
-# (game, options, seats, random moves before switching to auto-play, or None: random to the end)
+# (game, options, seats, whether to finish with auto-play: a random War takes thousands of moves)
 GAMES = {
-    "war": ("war", {"length": "first_to_30_cards"}, 3, 60),
-    "war-power-wager": ("war", {"mode": "power_wager", "length": "first_to_30_cards"}, 3, 60),
+    "war": ("war", {"length": "first_to_30_cards"}, 3, True),
+    "war-power-wager": ("war", {"mode": "power_wager", "length": "first_to_30_cards"}, 3, True),
     "water_cycle": ("water_cycle", {"rounds": 10, "vote_seconds": 30}, 3, None),
     "storm_war": ("storm_war", {"goal": 3}, 2, None),
     "wizard": ("wizard", {}, 2, None),
@@ -41,60 +41,75 @@ def _check_nothing_lost(store: Store, code: str, players: RandomPlayers) -> int:
 
 
 @pytest.mark.live
-@pytest.mark.parametrize("case", sorted(GAMES))
-def test_sigkill_at_random_moments_loses_no_acknowledged_move(server, case):
-    game, options, seats, random_moves = GAMES[case]
-    rng = random.Random(f"kill:{case}")
+def test_sigkill_at_random_moments_of_every_game_loses_no_acknowledged_move(server):
+    """A table of every game plays at once on one server, random legal moves from every
+    phone; the server is SIGKILLed at seeded random moments (three times) while the
+    phones keep sending, and started again. Every acknowledged move is in its table's
+    log, the replay equals the snapshot, the phones resume by themselves, and every
+    game goes on to its end."""
+    rng = random.Random("sigkill")
     server.add_facilitator()
     server.start()
     token = server.api_token()
-    code = create_table(server.url, token, game, options)
-    phones = seat_and_start(server.url, code, NAMES[:seats])
     store = Store(server.env["DATABASE_URL"])
-    players = RandomPlayers(phones, seed=rng.random()).start()
-    kills = 0
+    games, everyone = {}, []
     try:
-        for _ in range(2):
-            players.wait_acked(len(players.acked) + rng.randint(5, 25))
-            if players.ended():
-                break
-            time.sleep(rng.uniform(0, 0.2))  # mid-move, most likely: the phones never stop sending
-            for phone in phones:
+        for case, (game, options, seats, _random_moves) in sorted(GAMES.items()):
+            code = create_table(server.url, token, game, options)
+            phones = seat_and_start(server.url, code, NAMES[:seats])
+            everyone += phones
+            games[case] = (code, phones, RandomPlayers(phones, seed=rng.random()).start(), [0])
+
+        def acked():
+            return sum(len(players.acked) for _code, _phones, players, _kills in games.values())
+
+        def errors():
+            return [e for _code, _phones, players, _kills in games.values() for e in players.errors]
+
+        for kill in range(3):
+            # The first kill comes early enough to find every game in the middle.
+            goal = acked() + (rng.randint(10, 25) if kill == 0 else rng.randint(20, 60))
+            _until(lambda: acked() >= goal or errors(), 60, lambda: f"too few moves: {acked()} of {goal}")
+            assert not errors(), errors()[:3]
+            time.sleep(rng.uniform(0, 0.2))  # the phones never stop sending: mid-move, most likely
+            for phone in everyone:
                 phone.resumed.clear()
+            playing = {case for case, (_c, _p, players, _k) in games.items() if not players.ended()}
             server.kill()
-            kills += 1
-            players.pause()  # calls that were in flight have failed by now
+            for case, (code, phones, players, kills) in games.items():
+                players.pause()  # the calls in flight have failed by now
+                kills[0] += case in playing
             server.start()
-            for phone in phones:
+            for phone in everyone:
                 assert phone.resumed.wait(30), "a phone did not resume its seat by itself"
-            version = _check_nothing_lost(store, code, players)
-            for phone in phones:  # each phone is shown the table as it was stored
-                phone.wait_for(lambda v: v["version"] >= version)
-            players.resume()
-        assert kills >= 1 or players.ended()
-        if random_moves is not None:  # War: a few more random moves, then auto-play to the end
-            players.wait_acked(len(players.acked) + 10)
+            for case, (code, phones, players, _kills) in games.items():
+                version = _check_nothing_lost(store, code, players)
+                for phone in phones:  # each phone is shown its table as it was stored
+                    phone.wait_for(lambda v: v["version"] >= version)
+                players.resume()
+        assert all(kills[0] >= 1 for _c, _p, _pl, kills in games.values())
+
+        deadline = time.monotonic() + 150
+        for case, (code, phones, players, kills) in sorted(games.items()):
+            if GAMES[case][3]:  # War: auto-play to the end (a random War is very long)
+                players.stop()
+                if not players.ended():
+                    autoplay_to_end(phones, speed=4, timeout=max(5.0, deadline - time.monotonic()))
+            _until(lambda: players.ended() or players.errors, max(1.0, deadline - time.monotonic()),
+                   lambda: f"{case} did not end: {players.describe()}")
             players.stop()
-            if not players.ended():
-                autoplay_to_end(phones, speed=4, timeout=120)
-        else:
-            deadline = time.monotonic() + 120
-            while not players.ended():
-                assert not players.errors, players.errors[:3]
-                assert time.monotonic() < deadline, "the game did not end"
-                time.sleep(0.05)
-            players.stop()
-        assert not players.errors, players.errors[:3]
-        summary = requests.get(f"{server.url}/api/tables/{code}", headers={"Authorization": f"Bearer {token}"},
-                               timeout=10).json()
-        assert summary["status"] == "ended" and summary["result"], summary
-        _check_nothing_lost(store, code, players)
-        print(f"{case}: {len(players.acked)} acknowledged moves, {kills} kills, "
-              f"{players.lost_calls} calls unanswered, final version {summary['version']}")
+            assert not players.errors, (case, players.errors[:3])
+            summary = requests.get(f"{server.url}/api/tables/{code}",
+                                   headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
+            assert summary["status"] == "ended" and summary["result"], summary
+            _check_nothing_lost(store, code, players)
+            print(f"{case}: {len(players.acked)} acknowledged moves, killed {kills[0]} times mid-game, "
+                  f"{players.lost_calls} calls unanswered, final version {summary['version']}")
     finally:
-        players.stop()
+        for _code, _phones, players, _kills in games.values():
+            players.stop()
         store.close()
-        for phone in phones:
+        for phone in everyone:
             phone.close()
 
 
@@ -110,10 +125,12 @@ def private_postgres():
     pg.remove()
 
 
-@pytest.fixture
-def scaled(tmp_path, private_postgres):
-    """Two server processes sharing the private PostgreSQL (a fresh database each test)
-    and a private Redis; the phones and the board are split between them."""
+@pytest.fixture(scope="module")
+def scaled(tmp_path_factory, private_postgres):
+    """Two server processes sharing the private PostgreSQL (a database of their own) and a
+    private Redis; the phones and the board are split between them. Module-scoped: the
+    two tests use tables of their own, and starting the pair takes ~15 s on a busy machine."""
+    tmp_path = tmp_path_factory.mktemp("scaled")
     import uuid
 
     from sqlalchemy import create_engine, text
@@ -327,12 +344,12 @@ def test_a_phone_dropped_mid_prompt_resumes_to_the_same_prompt(app, tables, teac
 # ----------------------------------------------------- SQLite under many tables at once
 @pytest.mark.live
 def test_sqlite_takes_many_tables_moving_at_once_from_two_processes(tmp_path):
-    """24 War tables move at once, half through each of two server processes on one
+    """20 War tables move at once, half through each of two server processes on one
     SQLite file, while the CLI writes to it too: every move is acknowledged and logged."""
     import statistics
     import threading
 
-    tables_n, moves = 24, 16
+    tables_n, moves = 20, 12
     first = LiveServer(tmp_path / "a")
     second = LiveServer(tmp_path / "b", DATABASE_URL=first.env["DATABASE_URL"], SECRET_KEY=first.env["SECRET_KEY"])
     phones, store = [], None
