@@ -426,3 +426,44 @@ def test_sqlite_takes_many_tables_moving_at_once_from_two_processes(tmp_path):
             p.close()
         first.stop()
         second.stop()
+
+
+# ------------------------------------- an outage, in process: the mapping to `unavailable`
+def _database_down(*_args, **_kwargs):
+    from sqlalchemy.exc import OperationalError
+
+    raise OperationalError("SELECT 1", {}, Exception("connection to server failed: Connection refused"))
+
+
+def test_a_database_outage_is_an_unavailable_ack_and_the_socket_stays(app, tables, teacher, phone, monkeypatch):
+    from phones import seated
+
+    code = tables.create_table(teacher.id, "war", {}).code
+    ana, ben = seated(phone, code, "Ana", "Ben")
+    assert ana.act({"type": "start"})["ok"]
+    version = ana.pump()["version"]
+    monkeypatch.setattr(tables, "act_as", _database_down)
+    ack = ana.act({"type": "reveal"})
+    assert ack == {"ok": False, "error": {"code": "unavailable", "message": ack["error"]["message"]}}
+    assert "database" in ack["error"]["message"] and "lost" in ack["error"]["message"]
+    monkeypatch.undo()  # back up: the same connection plays on
+    assert ana.client.is_connected()
+    ack = ana.act({"type": "reveal"})
+    assert ack["ok"] and ack["version"] == version + 1, ack
+
+
+def test_a_database_outage_is_a_503_for_the_api_and_the_pages(app, tables, teacher, teacher_token, monkeypatch):
+    code = tables.create_table(teacher.id, "war", {}).code
+    client = app.test_client()
+    monkeypatch.setattr(tables, "get", _database_down)
+    monkeypatch.setattr(tables, "summary", _database_down)
+    api = client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {teacher_token}"})
+    monkeypatch.setattr(app.extensions["accounts"], "by_token", _database_down)
+    login = client.post("/api/tables", json={"game": "war"}, headers={"Authorization": "Bearer x"})
+    page = client.get(f"/board/{code}")
+    for response in (api, login):
+        assert response.status_code == 503 and response.headers["Retry-After"]
+        assert response.get_json()["error"]["code"] == "unavailable"
+    assert page.status_code == 503 and b"database" in page.data and b"Traceback" not in page.data
+    monkeypatch.undo()
+    assert client.get(f"/board/{code}").status_code == 200
