@@ -218,7 +218,8 @@ def test_postgres_restarted_under_a_game_answers_unavailable_then_recovers(scale
         print(f"PostgreSQL down for {time.monotonic() - down_at:.1f} s")
         up_at = time.monotonic()
         # Recovery without restarting the servers: moves are acknowledged again.
-        _until(lambda: len(players.acked) >= acked_while_down + 10, 30, lambda: f"moves did not resume after the restart: {players.describe()}")
+        _until(lambda: len(players.acked) >= acked_while_down + 10, 30,
+               lambda: f"moves did not resume after the restart: {players.describe()}")
         print(f"first moves after PostgreSQL came back within {time.monotonic() - up_at:.1f} s")
         assert requests.get(f"{servers[1].url}/api/tables/{code}", headers=headers, timeout=10).status_code == 200
         players.stop()
@@ -258,7 +259,8 @@ def test_redis_restarted_under_a_game_answers_unavailable_then_recovers(scaled):
         print(f"Redis down for {time.monotonic() - down_at:.1f} s")
         up_at = time.monotonic()
         players.resume()
-        _until(lambda: len(players.acked) >= acked_while_down + 10, 30, lambda: f"moves did not resume after the restart: {players.describe()}")
+        _until(lambda: len(players.acked) >= acked_while_down + 10, 30,
+               lambda: f"moves did not resume after the restart: {players.describe()}")
         # The board (on the other process) follows the game again: the queue's listener reconnected.
         players.pause()
         last = max(v for v, _s, _a in players.acked)
