@@ -332,11 +332,17 @@ def _really(event: str) -> bool:
 def on_connect(auth=None):
     if not _really("connect"):
         return
-    conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
-    fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
-    if fac is None and session.get("facilitator_id"):
-        fac = accounts.get(session["facilitator_id"])
+    try:
+        fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
+        if fac is None and session.get("facilitator_id"):
+            fac = accounts.get(session["facilitator_id"])
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        # The client gets this as a connect error and tries again, as after any drop.
+        raise ConnectionRefusedError(unavailable(exc).to_json())
+    conn = connections.setdefault(request.sid, Connection())
     conn.facilitator_id = fac.id if fac else None
     services()[2].scheduler.start()
 

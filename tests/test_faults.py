@@ -469,3 +469,15 @@ def test_a_database_outage_is_a_503_for_the_api_and_the_pages(app, tables, teach
     assert page.status_code == 503 and b"database" in page.data and b"Traceback" not in page.data
     monkeypatch.undo()
     assert client.get(f"/board/{code}").status_code == 200
+
+
+def test_a_connection_while_the_database_is_down_is_refused_clearly(app, teacher_token, monkeypatch):
+    from app.extensions import socketio
+
+    monkeypatch.setattr(app.extensions["accounts"], "by_token", _database_down)
+    refused = socketio.test_client(app, auth={"token": teacher_token})
+    assert not refused.is_connected()  # a connect error the client retries, not a half-open socket
+    monkeypatch.undo()
+    again = socketio.test_client(app, auth={"token": teacher_token})
+    assert again.is_connected()
+    again.disconnect()
