@@ -481,3 +481,45 @@ def test_a_connection_while_the_database_is_down_is_refused_clearly(app, teacher
     again = socketio.test_client(app, auth={"token": teacher_token})
     assert again.is_connected()
     again.disconnect()
+
+
+@pytest.mark.live
+def test_a_phone_whose_network_drops_mid_explanation_reconnects_to_the_same_prompt(server):
+    """The real thing: the phone's TCP connection is cut while Water Cycle asks it to explain
+    a Crisis; the client reconnects and resumes by itself (as play.js does), is asked the
+    same, and its explanation counts."""
+    import socket
+
+    server.add_facilitator()
+    server.start()
+    code = create_table(server.url, server.api_token(), "water_cycle", {"vote_seconds": 0})
+    phones = seat_and_start(server.url, code, NAMES[:3])
+    rng = random.Random(5)
+    try:
+        target = None
+        for _ in range(400):
+            target = next((p for p in phones if any(a["type"] == "explain" for a in p.view["actions"])), None)
+            if target is not None:
+                break
+            movers = [(p, a) for p in phones for a in p.view["actions"] if a["type"] not in NOT_RANDOM]
+            assert movers and phones[0].view["status"] == "playing", "the game ended before a Crisis"
+            p, action = rng.choice(movers)
+            ack = p.call("act", {"version": p.view["version"], "action": filled(action)})
+            assert ack["ok"] or ack["error"]["code"] == "stale", ack
+            if ack["ok"]:
+                p.wait_for(lambda v, done=ack["version"]: v["version"] >= done)
+            time.sleep(0.05)  # the other phones' views arrive
+        assert target is not None, "no Crisis explanation was asked for"
+        before = target.view
+        target.resumed.clear()
+        target.sio.eio.ws.sock.shutdown(socket.SHUT_RDWR)  # the network drops: no goodbye
+        assert target.resumed.wait(20), "the phone did not reconnect and resume by itself"
+        view = target.wait_for(lambda v: v is not before)
+        assert view["version"] == before["version"]
+        assert view["view"]["prompt"] == before["view"]["prompt"] and view["actions"] == before["actions"]
+        answer = filled(next(a for a in view["actions"] if a["type"] == "explain"))
+        ack = target.call("act", {"version": view["version"], "action": answer})
+        assert ack["ok"] and ack["version"] == before["version"] + 1, ack
+    finally:
+        for phone in phones:
+            phone.close()
