@@ -4,6 +4,7 @@ stored event log and the replay; private Redis and PostgreSQL servers to stop.""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -221,13 +222,17 @@ class PrivatePostgres:
 
     def __init__(self):
         self.dir = Path(tempfile.mkdtemp(prefix="faults-pg-"))
-        shutil.chown(self.dir, "postgres")
+        # PostgreSQL refuses to run as root: as root, run it as the postgres user.
+        self.runas = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.runas:
+            shutil.chown(self.dir, "postgres")
         self.port = free_port()
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _as_postgres(self, *args, check=True):
-        return subprocess.run(["runuser", "-u", "postgres", "--", *map(str, args)], capture_output=True,
-                              text=True, timeout=60, check=check)
+        done = subprocess.run([*self.runas, *map(str, args)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 or not check, f"{args[0]} failed:\n{done.stdout}{done.stderr}"
+        return done
 
     def init(self):
         self._as_postgres(PG_BIN / "initdb", "-D", self.dir / "data", "-A", "trust", "-U", "postgres", "--no-sync")
