@@ -69,8 +69,12 @@ def test_sigkill_at_random_moments_of_every_game_loses_no_acknowledged_move(serv
         for kill in range(3):
             # The first kill comes early enough to find every game in the middle.
             goal = acked() + (rng.randint(10, 25) if kill == 0 else rng.randint(20, 60))
-            _until(lambda: acked() >= goal or errors(), 60, lambda: f"too few moves: {acked()} of {goal}")
+            everything_ended = lambda: all(players.ended() for _c, _p, players, _k in games.values())  # noqa: E731
+            _until(lambda: acked() >= goal or errors() or everything_ended(), 60,
+                   lambda: f"too few moves: {acked()} of {goal}")
             assert not errors(), errors()[:3]
+            if everything_ended():
+                break
             time.sleep(rng.uniform(0, 0.2))  # the phones never stop sending: mid-move, most likely
             for phone in everyone:
                 phone.resumed.clear()
