@@ -98,8 +98,8 @@ class QueueHealth:
                 if failed:
                     failed = False
                     self._went(down=False)
-                    if self.on_back is not None:
-                        self.on_back()
+                    if self.on_back is not None:  # beside the listener, which must listen at once
+                        manager.server.start_background_task(self.on_back)
                 yield from manager.pubsub.listen()
             except Exception as exc:  # noqa: BLE001 - the connection broke: subscribe again
                 if not failed:

@@ -262,6 +262,12 @@ def test_redis_restarted_under_a_game_answers_unavailable_then_recovers(scaled):
         redis.start()  # same port, empty: nothing of ours lived in it
         print(f"Redis down for {time.monotonic() - down_at:.1f} s")
         up_at = time.monotonic()
+        # Before any new move: the listeners subscribe again and every socket is sent a fresh
+        # view, so the board and the phones catch up with moves whose views were lost meanwhile.
+        stored = store.tables.get(code).version
+        for viewer in [board] + phones:
+            assert viewer.wait_for(lambda v: v["version"] >= stored, timeout=10)["version"] == stored
+        print(f"board resent the stored version {time.monotonic() - up_at:.1f} s after Redis came back")
         players.resume()
         _until(lambda: len(players.acked) >= acked_while_down + 10, 30,
                lambda: f"moves did not resume after the restart: {players.describe()}")
