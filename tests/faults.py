@@ -16,6 +16,8 @@ from pathlib import Path
 import requests
 from sqlmodel import Session, select
 
+from app.engines.contract import strip_label
+from engines import properties
 from live import LivePhone, free_port
 
 ACK_TIMEOUT = 3.0   # a move's answer on a healthy local server takes milliseconds
@@ -24,8 +26,8 @@ PLAIN_REFUSALS = {"stale", "not_your_turn", "game_over"}  # a random phone meets
 
 
 def filled(action: dict) -> dict:
-    """A listed action as a person sends it: free-text fields (listed as "") filled in."""
-    return {k: ("Because the water ran off." if v == "" else v) for k, v in action.items() if k != "label"}
+    """A listed action as a phone sends it (and the log keeps it): free text filled in, no label."""
+    return strip_label(properties.filled(action))
 
 
 class RandomPlayers:
