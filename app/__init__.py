@@ -77,8 +77,11 @@ def create_app(overrides: dict | None = None):
         batching = {"client_manager": BatchingRedisManager(queue, channel="flask-socketio")}
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json, message_queue=queue,
                       max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20, **batching)
+    from app import outage
     if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
         socketio.server.manager.json = queue_json
+        app.extensions["queue_health"] = outage.QueueHealth(socketio.server.manager)
+    outage.register(app)  # a database or queue outage answers 503, not 500
     if app.config.get("PROXY_COUNT"):
         # Wrapped outside Socket.IO's middleware so the sockets' requests see the visitor's
         # address too (ProxyFix rewrites the environ both share). See deploy/README.md.

@@ -32,6 +32,7 @@ from app.extensions import socketio
 from app.netaddr import client_address
 from app.presence import make_presence, refresher as presence_refresher
 from app.fanout import call_everywhere, emit_many, register_call
+from app.outage import is_outage, unavailable
 from app.security import has_nul, hash_token, normalize_code
 from app.tables import Outcome, ServiceError
 from app.wire import Encoded
@@ -110,6 +111,20 @@ class Notifier:
         them, in every process. Their pages reconnect and are authenticated afresh,
         so a copied cookie's socket loses the teacher's views at once."""
         call_everywhere(socketio, "end-facilitator-sockets", end_facilitator_sockets, facilitator_id)
+
+    def resync(self) -> None:
+        """Send every socket of this process a fresh view (after a message-queue outage,
+        views other processes published meanwhile were lost)."""
+        with self.app.app_context():
+            for sid, conn in list(connections.items()):
+                try:
+                    if conn.token_hash:
+                        ref = self.tables.seat_ref(conn.token_hash)
+                        socketio.emit("view", self.tables.view_for(ref.table, ref.seat), to=sid)
+                    elif conn.watching and not self.classes.find(conn.watching):
+                        socketio.emit("view", self.tables.view_for(conn.watching, conn.watching_as), to=sid)
+                except Exception:  # noqa: BLE001 - one seat's trouble must not stop the others'
+                    log.warning("resync of %s failed", sid, exc_info=True)
 
     def table_changed(self, code: str) -> None:
         """A change made outside the live path (a join, a connection): refresh its viewers."""
@@ -242,10 +257,13 @@ class Scheduler:
                     self._wake.clear()
                     if wait > 0:
                         self._wake.wait(min(wait, POLL_SECONDS))
-                except Exception:
+                except Exception as exc:
                     if self._stopped:
                         return
-                    log.exception("timer loop failed; going on")
+                    if is_outage(exc):  # the database is down: try again, without a traceback a poll
+                        log.warning("timer loop: service unavailable (%s); retrying", str(exc).splitlines()[0][:200])
+                    else:
+                        log.exception("timer loop failed; going on")
                     socketio.sleep(POLL_SECONDS)
 
 
@@ -288,6 +306,9 @@ def fail(exc: ServiceError, **extra) -> dict:
     return {"ok": False, "error": exc.to_json(), **extra}
 
 
+CHANGES = frozenset({"on_join", "on_act", "on_moderate"})  # handlers whose change others must see
+
+
 def handler(fn):
     """Wrap an event: rate limit, turn ServiceErrors into error acks, never crash the socket."""
 
@@ -301,10 +322,16 @@ def handler(fn):
         if has_nul(payload):
             return fail(ServiceError("bad_request", "A message cannot contain a NUL character."))
         try:
+            queue = current_app.extensions.get("queue_health")
+            if queue is not None and fn.__name__ in CHANGES:  # a move others could not see: refuse it
+                queue.check()
             return fn(conn, payload)
         except ServiceError as exc:
             return fail(exc)
-        except Exception:  # a bug must not take the socket down; it is logged for us to fix
+        except Exception as exc:  # a bug must not take the socket down; it is logged for us to fix
+            if is_outage(exc):  # the database (or queue) is down: say so; nothing was acknowledged
+                log.warning("%s: service unavailable (%s)", fn.__name__, str(exc).splitlines()[0][:200])
+                return fail(unavailable(exc))
             log.exception("unhandled error in %s", fn.__name__)
             return fail(ServiceError("bad_request", "The server could not handle that message."))
 
@@ -323,11 +350,17 @@ def _really(event: str) -> bool:
 def on_connect(auth=None):
     if not _really("connect"):
         return
-    conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
-    fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
-    if fac is None:  # the login cookie, unless its teacher has logged out since
-        fac = accounts.from_session(session)
+    try:
+        fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
+        if fac is None:  # the login cookie, unless its teacher has logged out since
+            fac = accounts.from_session(session)
+    except Exception as exc:
+        if not is_outage(exc):
+            raise
+        # The client gets this as a connect error and tries again, as after any drop.
+        raise ConnectionRefusedError(unavailable(exc).to_json())
+    conn = connections.setdefault(request.sid, Connection())
     conn.facilitator_id = fac.id if fac else None
     services()[2].scheduler.start()
     current_app.extensions["presence"].start()
@@ -351,6 +384,9 @@ def on_disconnect(*_args):
             notifier.table_changed(tables.seat_ref(conn.token_hash).table)
         except ServiceError:
             pass  # the seat was removed meanwhile
+        except Exception as exc:
+            if not is_outage(exc):  # the database is down: others see the seat connected a little longer
+                raise
 
 
 def _bind_seat(conn: Connection, token_hash: str) -> None:
@@ -525,5 +561,7 @@ def register(app, sio) -> None:
     app.extensions["notifier"] = Notifier(app, tables, classes)
     app.extensions["accounts"].on_credentials_ended.append(app.extensions["notifier"].credentials_ended)
     register_call(sio, "end-facilitator-sockets", end_facilitator_sockets)
+    if app.extensions.get("queue_health") is not None:  # after a queue outage, views were lost: resend
+        app.extensions["queue_health"].on_back = app.extensions["notifier"].resync
     for event, fn in HANDLERS.items():
         sio.on(event)(fn)

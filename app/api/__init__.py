@@ -15,7 +15,7 @@ bp = Blueprint("api", __name__)
 
 HTTP_STATUS = {"bad_request": 400, "forbidden": 403, "unknown_table": 404, "not_joined": 401,
                "stale": 409, "illegal": 422, "game_over": 409, "table_full": 409, "name_taken": 409,
-               "not_your_turn": 409, "rate_limited": 429}
+               "not_your_turn": 409, "rate_limited": 429, "unavailable": 503}
 
 
 @bp.errorhandler(ServiceError)
