@@ -470,7 +470,7 @@ def test_a_database_outage_is_a_503_for_the_api_and_the_pages(app, tables, teach
     monkeypatch.setattr(tables, "get", _database_down)
     monkeypatch.setattr(tables, "summary", _database_down)
     api = client.get(f"/api/tables/{code}", headers={"Authorization": f"Bearer {teacher_token}"})
-    monkeypatch.setattr(app.extensions["accounts"], "by_token", _database_down)
+    monkeypatch.setattr(app.extensions["accounts"], "token_owner", _database_down)
     login = client.post("/api/tables", json={"game": "war"}, headers={"Authorization": "Bearer x"})
     page = client.get(f"/board/{code}")
     for response in (api, login):
@@ -484,7 +484,7 @@ def test_a_database_outage_is_a_503_for_the_api_and_the_pages(app, tables, teach
 def test_a_connection_while_the_database_is_down_is_refused_clearly(app, teacher_token, monkeypatch):
     from app.extensions import socketio
 
-    monkeypatch.setattr(app.extensions["accounts"], "by_token", _database_down)
+    monkeypatch.setattr(app.extensions["accounts"], "token_owner", _database_down)
     refused = socketio.test_client(app, auth={"token": teacher_token})
     assert not refused.is_connected()  # a connect error the client retries, not a half-open socket
     monkeypatch.undo()
