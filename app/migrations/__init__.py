@@ -20,21 +20,25 @@ therefore migrate once; the second finds the database at head.
 """
 from __future__ import annotations
 
+import re
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, inspect, pool, text
 from sqlmodel import SQLModel
 
 from app import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+# Alembic (about 11 MB of a worker's memory) is imported only when there is work
+# for it: the usual start, on a database already at head or an empty one, needs
+# only the head revision's id (read from the revision files) and plain SQL.
+if TYPE_CHECKING:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 HERE = Path(__file__).resolve().parent
 VERSION_TABLE = "alembic_version"
@@ -55,8 +59,10 @@ class MigrationError(RuntimeError):
     pass
 
 
-def config(connection: Connection | None = None, directory: Path = HERE) -> Config:
+def config(connection: Connection | None = None, directory: Path = HERE) -> "Config":
     """An Alembic Config pointing at this package; no alembic.ini, no working directory."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(directory))
     if connection is not None:
@@ -65,18 +71,48 @@ def config(connection: Connection | None = None, directory: Path = HERE) -> Conf
 
 
 @lru_cache(maxsize=1)
-def script() -> ScriptDirectory:
+def script() -> "ScriptDirectory":
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(config())
 
 
+@lru_cache(maxsize=1)
 def head() -> str:
-    return script().get_current_head()
+    """The newest revision: the one no other revision names as its `down_revision`
+    (read from the files, as Alembic would; tests/test_migrations.py checks they agree)."""
+    revisions, parents = set(), set()
+    for path in (HERE / "versions").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        found = re.search(r'^revision\s*=\s*["\']([^"\']+)["\']', source, re.M)
+        parent = re.search(r'^down_revision\s*=\s*["\']([^"\']+)["\']', source, re.M)
+        if found:
+            revisions.add(found.group(1))
+        if parent:
+            parents.add(parent.group(1))
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise MigrationError(f"The revisions have {len(heads)} heads ({', '.join(sorted(heads))}); they need one.")
+    return heads.pop()
 
 
 def current(connection: Connection) -> str | None:
     """The database's revision, or None when it has no alembic_version."""
-    heads = MigrationContext.configure(connection).get_current_heads()
-    return heads[0] if heads else None
+    if VERSION_TABLE not in inspect(connection).get_table_names():
+        return None
+    rows = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalars().all()
+    if len(rows) > 1:
+        raise MigrationError(f"The database records several revisions ({', '.join(rows)}).")
+    return rows[0] if rows else None
+
+
+def _stamp(connection: Connection, revision: str) -> None:
+    """Record `revision` as the database's, exactly as Alembic's stamp writes it."""
+    if VERSION_TABLE not in inspect(connection).get_table_names():
+        connection.execute(text(f"CREATE TABLE {VERSION_TABLE} (version_num VARCHAR(32) NOT NULL, "
+                                f"CONSTRAINT {VERSION_TABLE}_pkc PRIMARY KEY (version_num))"))
+    connection.execute(text(f"DELETE FROM {VERSION_TABLE}"))
+    connection.execute(text(f"INSERT INTO {VERSION_TABLE} (version_num) VALUES (:v)"), {"v": revision})
 
 
 def _legacy_revision(connection: Connection, tables: set[str]) -> str:
@@ -124,14 +160,16 @@ def _upgrade_locked(connection: Connection, *, from_scratch: bool) -> Outcome:
     empty = not tables & set(SQLModel.metadata.tables)
     if VERSION_TABLE not in tables and empty and not from_scratch:
         SQLModel.metadata.create_all(connection)
-        MigrationContext.configure(connection).stamp(script(), "head")
+        _stamp(connection, head())
         return Outcome("created", None, head())
     if VERSION_TABLE not in tables and not empty:
         stamped = _legacy_revision(connection, tables)
-        MigrationContext.configure(connection).stamp(script(), stamped)
+        _stamp(connection, stamped)
     before = current(connection)
     if before == head():
         return Outcome("stamped" if stamped else "current", before, before, stamped)
+    from alembic import command
+
     command.upgrade(config(connection), "head")
     if connection.dialect.name == "sqlite":
         # Batch migrations rebuild tables with foreign keys off: check nothing dangles.
@@ -200,6 +238,9 @@ def new_revision(message: str, *, directory: Path = HERE) -> Path:
     """Write the next revision (0003, 0004, ...) into versions/, its operations
     autogenerated from what the models have that the revisions so far do not build
     (compared on a scratch SQLite database). Review it before committing."""
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
     with tempfile.TemporaryDirectory() as tmp:
         scratch = create_engine(f"sqlite:///{tmp}/scratch.db", poolclass=pool.NullPool)
         try:
