@@ -796,7 +796,7 @@ class Servers:
         self.add_facilitator(self.env(self.seed_instance, "http://127.0.0.1"))
 
     def add_facilitator(self, env: dict) -> None:
-        result = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "facilitator", "add",
+        result = subprocess.run([self.args.server_python, "-m", "flask", "--app", "app", "facilitator", "add",
                                  FACILITATOR[0], "--password", FACILITATOR[1]], cwd=self.root, env=env,
                                 capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
         if result.returncode != 0:
@@ -866,7 +866,7 @@ class Servers:
             port = free_port()
             url = f"http://127.0.0.1:{port}"
             log = self.tmp / f"real-{label}.log"
-            proc = start_process([sys.executable, *self.entry(label, port), "--host", "127.0.0.1",
+            proc = start_process([self.args.server_python, *self.entry(label, port), "--host", "127.0.0.1",
                                   "--port", str(port)], self.env(instance, url), self.root, log)
             self.procs.append(proc)
             wait_http(url, proc, log)
@@ -1221,6 +1221,10 @@ def parse_args(argv=None):
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--phones-per-process", type=int, default=100, help="phones per load-generator process")
     parser.add_argument("--server-root", default=str(ROOT), help="the checkout whose `python -m app` runs")
+    parser.add_argument("--server-python", default=sys.executable,
+                        help="the Python that runs the real server (one worker): e.g. a venv with the project "
+                             "installed without the test extras, as `bash scripts/run` makes it, whose server "
+                             "does not load python-socketio's client stacks (aiohttp, requests: about 13 MB)")
     parser.add_argument("--only", choices=["real", "both"], default="both",
                         help="`real` skips the bare server (which copies its view from the real run)")
     parser.add_argument("--scaled", type=int, default=0, metavar="N",
