@@ -281,7 +281,7 @@ def handler(fn):
         if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
             return fail(ServiceError("rate_limited", "Too many messages; slow down a little."))
         if has_nul(payload):
-            return fail(ServiceError("bad_request", "A message cannot contain a NUL character."))
+            return fail(ServiceError("bad_request", "A message cannot contain a NUL character or broken Unicode."))
         try:
             return fn(conn, payload)
         except ServiceError as exc:

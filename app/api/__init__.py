@@ -41,7 +41,7 @@ def _body() -> dict:
     if not isinstance(body, dict):
         raise ServiceError("bad_request", "Send a JSON object.")
     if has_nul(body):
-        raise ServiceError("bad_request", "Text cannot contain a NUL character.")
+        raise ServiceError("bad_request", "Text cannot contain a NUL character or broken Unicode.")
     return body
 
 
