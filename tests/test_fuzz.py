@@ -90,7 +90,8 @@ class World:
         self.teacher_token = accounts.issue_token(self.teacher.id)
         self.other_token = accounts.issue_token(self.other.id)
         self.phones: dict[str, Phone] = {}
-        self.dirty = True
+        self.builds = 0
+        self.build()
 
     def build(self):
         for p in self.phones.values():
@@ -125,12 +126,31 @@ class World:
             p.pump()
         self.phones = ph
         self.dirty = False
-        self.baseline = self.snapshot()
+        self.baseline = self.shape()
+        self.builds += 1
 
     def fresh(self):
-        if self.dirty or self.snapshot() != self.baseline:
-            self.build()
+        """Rebuild only when an accepted input changed what the roles mean (a table's
+        status or flags, who sits where, what a connection speaks for): a move, a note
+        or a watch of the same table leaves the world the same for the next example."""
+        if self.dirty:
+            self.dirty = False
+            if self.shape() != self.baseline:
+                self.build()
         return self
+
+    def shape(self):
+        from app.realtime import connections
+
+        server = self.app.extensions["socketio"].server
+        bound = []
+        for role, phone in sorted(self.phones.items()):
+            conn = connections.get(server.manager.sid_from_eio_sid(phone.client.eio_sid, "/"))
+            bound.append((role, conn and (conn.token_hash, conn.watching, conn.watching_as, conn.facilitator_id)))
+        tables = {code: self.tables.get(code) for code in self.codes.values() if self.tables.find(code)}
+        return (bound, sorted((t.code, t.status, t.locked, t.paused) for t in tables.values()),
+                sorted((code, [(x.seat_index, x.name, x.kicked, x.computer) for x in self.tables.seats(code)])
+                       for code in tables))
 
     def snapshot(self) -> dict:
         """Everything a refused input must leave as it was."""
@@ -162,6 +182,7 @@ def world(db_url, tmp_path_factory):
     yield w
     if os.environ.get("FUZZ_STATS"):
         print("\n" + "\n".join(f"{n:5d} {e} {r} {c}" for (e, r, c), n in sorted(ANSWERS.items())))
+        print(f"{w.builds} worlds built")
         ANSWERS.clear()
     for p in w.phones.values():
         p.close()
@@ -182,6 +203,11 @@ numbers = st.one_of(st.integers(), st.integers(-2**80, 2**80), st.floats(allow_n
                     st.sampled_from([0, 1, -1, 2**31, 2**63, -2**63 - 1, 10**30]))
 
 
+def weighted(*choices):
+    """One of the strategies, each `weight` times as likely (st.one_of picks evenly)."""
+    return st.sampled_from([s for weight, s in choices for _ in range(weight)]).flatmap(lambda s: s)
+
+
 def deep(depth: int, leaf=0):
     value = leaf
     for i in range(depth):
@@ -198,32 +224,37 @@ junk = st.one_of(
 )
 
 
+json_junk = st.one_of(
+    st.recursive(st.one_of(st.none(), numbers, weird_text), lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)), max_leaves=12),
+    st.integers(1, 600).map(deep))
+
+
 def plausible_string(world: World):
-    codes = list(world.codes.values())
+    codes = st.sampled_from(list(world.codes.values()))
     tokens = list(world.tokens.values()) + [world.teacher_token]
-    return st.one_of(st.sampled_from(codes), st.sampled_from(codes).map(str.lower),
-                     st.sampled_from(codes).map(lambda c: f" {c[:3]}-{c[3:]} "),
-                     st.sampled_from(tokens), st.sampled_from(["ZZZZZZ", "ABCDE", "ABCDEFG", "OOOOOO"]),
-                     weird_text)
+    return weighted((3, codes), (1, codes.map(str.lower)), (1, codes.map(lambda c: f" {c[:3]}-{c[3:]} ")),
+                    (2, st.sampled_from(tokens)), (1, st.sampled_from(["ZZZZZZ", "ABCDE", "ABCDEFG", "OOOOOO"])),
+                    (2, weird_text))
 
 
 def plausible_int(world: World):
-    return st.one_of(st.sampled_from([world.version("playing"), world.version("lobby"), world.version("ended")]),
-                     st.sampled_from([world.version("playing") - 1, world.version("playing") + 1, 0, -1]),
-                     numbers)
+    current = st.sampled_from([world.version("playing"), world.version("lobby"), world.version("ended")])
+    return weighted((3, current), (1, numbers), (1, st.sampled_from([world.version("playing") - 1, world.version("playing") + 1,
+                                                        0, -1])))
 
 
 def action(world: World, role: str):
     phone = world.phones[role]
     listed = [a["type"] for a in (phone.view or {}).get("actions", [])] + \
         [a["type"] for a in (phone.view or {}).get("moderation", [])]
-    kinds = st.one_of(st.sampled_from(listed + ["start", "reveal", "autoplay", "hold", "lock", "unlock", "pause",
-                                                "resume", "end", "kick", "time_up", "__finish__", "join"]),
-                      junk)
+    known = st.sampled_from(listed + ["start", "reveal", "autoplay", "hold", "lock", "unlock", "pause", "resume",
+                                      "end", "kick", "time_up", "__finish__", "join"])
+    kinds = weighted((3, known), (1, junk))
     extra = st.dictionaries(st.sampled_from(["seat", "speed", "label", "card", "target", "x", "on"]),
                             st.one_of(plausible_int(world), junk), max_size=3)
     return st.builds(lambda kind, more, drop: {k: v for k, v in dict(more, type=kind).items() if k not in drop},
-                     kinds, extra, st.sets(st.sampled_from(["type"]), max_size=1))
+                     kinds, extra, weighted((5, st.just(())), (1, st.just(("type",)))))
 
 
 def payload_for(world: World, event: str, role: str):
@@ -231,12 +262,12 @@ def payload_for(world: World, event: str, role: str):
     past the envelope are reached too."""
     spec = ENVELOPE.get(event, {})
     value = {str: plausible_string(world), int: plausible_int(world), dict: action(world, role)}
-    fields = {key: st.one_of(value[kind], value[kind], junk) for key, kind in spec.items()}
+    fields = {key: weighted((4, value[kind]), (1, junk)) for key, kind in spec.items()}
     extra = {"role": st.one_of(st.sampled_from(["board", "facilitator", "king"]), junk),
              "scope": st.one_of(st.sampled_from(["table", "game", "class"]), junk)}
     envelope = st.fixed_dictionaries({}, optional={**fields, **extra}) if not spec else \
         st.builds(lambda a, b: {**a, **b}, st.fixed_dictionaries(fields), st.fixed_dictionaries({}, optional=extra))
-    return st.one_of(junk, envelope, envelope, envelope)
+    return weighted((1, junk), (5, envelope))
 
 
 def well_formed(event: str, payload) -> bool:
@@ -268,6 +299,12 @@ def contains(value, predicate) -> bool:
 def unstorable(x) -> bool:
     """Text no database stores: NUL (PostgreSQL) or a lone surrogate (any UTF-8)."""
     return isinstance(x, str) and ("\x00" in x or any("\ud800" <= ch <= "\udfff" for ch in x))
+
+
+def short(value, n: int = 400) -> str:
+    """A failure message that stays readable when the input was 200 kB."""
+    text = repr(value)
+    return text if len(text) <= n else text[:n // 2] + f" …{len(text) - n} more… " + text[-n // 2:]
 
 
 def logged_errors(caplog) -> list[str]:
@@ -303,9 +340,9 @@ def check_socket_example(world: World, caplog, role: str, event: str, payload) -
     code = error["code"]
     assert code in CODES, ack
     if not well_formed(event, payload) or contains(payload, unstorable):
-        assert code in ("bad_request", "rate_limited"), (event, payload, ack)
+        assert code in ("bad_request", "rate_limited"), short((event, payload, ack))
     else:
-        assert code in ALLOWED[event] | {"rate_limited"}, (role, event, payload, ack)
+        assert code in ALLOWED[event] | {"rate_limited"}, short((role, event, payload, ack))
     after = world.snapshot()
     assert after == before, f"refused {event} from {role} ({code}) changed the state"
 
@@ -330,3 +367,117 @@ def test_socket_events_refuse_bad_input_cleanly(world, caplog, event):
                     check_socket_example(world, caplog, role, name, payload)
         return
     socket_test(200 if event in ("act", "moderate") else 100)(world, caplog, event)
+
+
+# -------------------------------------------------------------------- HTTP
+METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"]
+API_CODES = CODES
+
+
+def routes(app) -> list:
+    return sorted((r for r in app.url_map.iter_rules() if r.endpoint != "static"), key=lambda r: r.rule)
+
+
+def path_value(world: World, converter: str):
+    if converter == "IntegerConverter":
+        return st.one_of(st.integers(0, 10**20), st.just(1)).map(str)
+    games = ["war", "wizard", "storm_war", "water_cycle", "chess"]
+    return weighted((3, plausible_string(world)), (1, st.sampled_from(games)),
+                    (1, st.text(max_size=40)), (1, st.sampled_from(["..", "%00", "a/b", "%2e%2e", " ", "demo"])))
+
+
+def http_request(world: World):
+    """A request to one of the app's routes: its own methods and wrong ones, every
+    kind of body, with and without each kind of credentials."""
+    from urllib.parse import quote
+
+    def build(draw):
+        rule = draw(st.sampled_from(routes(world.app)))
+        method = draw(weighted((4, st.sampled_from(sorted(rule.methods - {"HEAD", "OPTIONS"}))),
+                               (1, st.sampled_from(METHODS))))
+        path = rule.rule
+        for arg, conv in rule._converters.items():
+            value = draw(path_value(world, type(conv).__name__))
+            path = path.replace(f"<{'int:' if type(conv).__name__ == 'IntegerConverter' else ''}{arg}>",
+                                quote(value.encode("utf-8", "surrogatepass"), safe=""))
+        query = "&".join(f"{k}={quote(v.encode('utf-8', 'surrogatepass'), safe='')}" for k, v in draw(
+            st.dictionaries(st.sampled_from(["code", "paper", "version", "game", "from", "to", "next", "format"]),
+                            weird_text, max_size=2)).items())
+        pdf = rule.rule.endswith(".pdf")  # a real PDF takes seconds: only its refusals are fuzzed
+        auth = draw(st.sampled_from(["none", "garbage"] if pdf else ["none", "bearer", "other", "garbage", "session"]))
+        kind = draw(st.sampled_from(["none", "json", "envelope", "raw", "form"]))
+        body = {}
+        if kind == "json":
+            body["json"] = draw(json_junk)
+        elif kind == "envelope":
+            keys = ["game", "options", "name", "password", "table_size", "seat", "student", "table", "text",
+                    "secret", "accept", "banks", "paper", "count", "to"]
+            body["json"] = draw(st.dictionaries(st.sampled_from(keys), weighted(
+                (2, plausible_string(world)), (1, plausible_int(world)), (1, json_junk),
+                (1, st.just({})), (1, st.sampled_from([{"mode": "power"}, {"mode": "nuclear"}]))), max_size=4))
+        elif kind == "raw":
+            body["data"] = draw(st.one_of(st.binary(max_size=200), st.sampled_from(
+                [b"{", b"[" * 5000, b'{"game": "war"', b"\xff\xfe", b"null", b"\x00"])))
+            body["content_type"] = draw(st.sampled_from(["application/json", "text/plain",
+                                                         "application/x-www-form-urlencoded", "multipart/form-data"]))
+        elif kind == "form":
+            body["data"] = draw(st.dictionaries(st.sampled_from(["game", "mode", "name", "password", "csrf", "title",
+                                                                 "table_size", "paper", "kind"]),
+                                                weird_text.map(lambda t: t.encode("utf-8", "surrogatepass")
+                                                               .decode("utf-8", "replace")), max_size=4))
+            if draw(st.booleans()):
+                body["data"]["csrf"] = "CSRF-OK"
+        return rule, method, path, query, auth, body
+
+    return st.composite(build)()
+
+
+def http_client(world: World, auth: str):
+    client = world.app.test_client()
+    headers = {}
+    if auth == "bearer":
+        headers["Authorization"] = f"Bearer {world.teacher_token}"
+    elif auth == "other":
+        headers["Authorization"] = f"Bearer {world.other_token}"
+    elif auth == "garbage":
+        headers["Authorization"] = "Bearer not-a-token"
+    elif auth == "session":
+        with client.session_transaction() as sess:
+            sess["facilitator_id"], sess["csrf"] = world.teacher.id, "CSRF-OK"
+        headers["X-CSRF-Token"] = "CSRF-OK"
+    return client, headers
+
+
+def check_http_example(world: World, caplog, request) -> None:
+    rule, method, path, query, auth, body = request
+    world.fresh()
+    client, headers = http_client(world, auth)
+    before = world.snapshot()
+    caplog.clear()
+    response = client.open(path, method=method, query_string=query, headers=headers, **body)
+    where = short((method, path, query, auth, body, response.status_code))
+    assert not logged_errors(caplog), (where, logged_errors(caplog))
+    assert response.status_code < 500, where
+    ANSWERS[("http", rule.rule, str(response.status_code))] += 1
+    if response.status_code >= 400:
+        if path.startswith("/api/"):
+            error = (response.get_json(silent=True) or {}).get("error")
+            assert response.is_json and response.get_json().get("ok") is False, (where, short(response.data))
+            assert isinstance(error, dict) and set(error) == {"code", "message"} and error["message"], where
+            assert error["code"] in API_CODES, where
+        assert world.snapshot() == before, f"refused {where} changed the state"
+    elif method != "GET":
+        world.dirty = True
+
+
+def http_test(max_examples: int):
+    @settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def run(world, caplog, data):
+        check_http_example(world, caplog, data.draw(http_request(world.fresh()), label="request"))
+    return run
+
+
+def test_http_routes_refuse_bad_input_cleanly(world, caplog):
+    http_test(300)(world, caplog)
