@@ -70,9 +70,11 @@ GAMES = [
     ("wizard", "wizard", {}, "wizard"),
     ("dicerace", "dicerace", {"goal": 10}, "dicerace"),
 ]
-MAX_STEPS = 600           # then the facilitator ends the game (the end path is checked too)
-FAST_GAMES = 4            # per game and mode in the fast suite...
-SLOW_GAMES = 120          # ...and in CI's slow sweep
+# Per game and mode: games, moves before the facilitator ends the game (so the end path
+# is checked too) and how often the permutation check runs; the fast suite's share,
+# then CI's slow sweep.
+FAST = {"games": 16, "max_steps": 200, "permute_every": 15}
+SLOW = {"games": 250, "max_steps": 1500, "permute_every": 25}
 
 
 def test_every_game_and_war_mode_is_played():
@@ -212,7 +214,8 @@ def set_seed(tables, code: str, seed: int) -> None:
     tables.forget(code)
 
 
-def play_on_the_wire(app, key: str, options: dict, hidden, seed: int, *, permute_every: int = 10) -> dict:
+def play_on_the_wire(app, key: str, options: dict, hidden, seed: int, *, max_steps: int = 600,
+                     permute_every: int = 10) -> dict:
     tables = app.extensions["tables"]
     fac = app.config["LEAK_TEACHER"]
     secret_ids, scramble = (HIDDEN[hidden][0], HIDDEN[hidden][1]) if isinstance(hidden, str) else hidden
@@ -239,7 +242,7 @@ def play_on_the_wire(app, key: str, options: dict, hidden, seed: int, *, permute
             wire.outcome(tables.moderate(fac.id, code, version, {"type": "kick", "seat": n - 1}))
             steps += 1
             continue
-        if steps >= MAX_STEPS:
+        if steps >= max_steps:
             wire.outcome(tables.moderate(fac.id, code, version, {"type": "end"}))
             break
         humans = [x.index for x in live.seats if not x.computer]
@@ -272,14 +275,16 @@ def cases(games_per_mode: int, first: int = 0):
             for label, key, options, hidden in GAMES for seed in range(first, first + games_per_mode)]
 
 
-@pytest.mark.parametrize("key, options, hidden, seed", cases(FAST_GAMES))
+@pytest.mark.parametrize("key, options, hidden, seed", cases(FAST["games"]))
 def test_no_payload_carries_what_its_viewer_may_not_see(app, key, options, hidden, seed):
-    played = play_on_the_wire(app, key, options, hidden, seed)
+    played = play_on_the_wire(app, key, options, hidden, seed, max_steps=FAST["max_steps"],
+                              permute_every=FAST["permute_every"])
     assert played["steps"] > 0 and played["payloads"] > played["steps"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key, options, hidden, seed", cases(SLOW_GAMES, first=FAST_GAMES))
+@pytest.mark.parametrize("key, options, hidden, seed", cases(SLOW["games"], first=FAST["games"]))
 def test_no_payload_carries_what_its_viewer_may_not_see_thousands(app, key, options, hidden, seed):
-    played = play_on_the_wire(app, key, options, hidden, seed, permute_every=25)
-    assert played["steps"] > 0
+    played = play_on_the_wire(app, key, options, hidden, seed, max_steps=SLOW["max_steps"],
+                              permute_every=SLOW["permute_every"])
+    assert played["steps"] > 0 and played["payloads"] > played["steps"]
