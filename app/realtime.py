@@ -307,7 +307,7 @@ def on_connect(auth=None):
         return
     conn = connections.setdefault(request.sid, Connection())
     accounts = current_app.extensions["accounts"]
-    fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
+    fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) and not has_nul(auth) else None
     if fac is None and session.get("facilitator_id"):
         fac = accounts.get(session["facilitator_id"])
     conn.facilitator_id = fac.id if fac else None

@@ -30,7 +30,7 @@ import uuid
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from conftest import PASSWORD, make_app
 from phones import Phone
@@ -385,6 +385,26 @@ def test_socket_events_refuse_bad_input_cleanly(world, caplog, event):
 @pytest.mark.parametrize("event", EVENTS)
 def test_socket_events_refuse_bad_input_cleanly_thousands(world, caplog, event):
     socket_test(budget(world, EXAMPLES[event], slow=True))(world, caplog, event)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+@given(auth=weighted((3, json_junk), (2, st.fixed_dictionaries({"token": weighted((2, weird_text), (1, json_junk))}))))
+@example(auth={"token": "\ud800"})   # it raised out of the connect handler (UnicodeEncodeError)
+@example(auth={"token": "ab\x00cd"})
+def test_connecting_with_any_auth_is_a_plain_connection(world, caplog, auth):
+    """The connect `auth` (the facilitator's token) is client input like any other:
+    junk connects as nobody in particular, and nothing is logged or changed."""
+    world.fresh()
+    before = world.snapshot()
+    caplog.clear()
+    phone = Phone(world.app, auth=auth)
+    try:
+        assert phone.client.is_connected() and not logged_errors(caplog), short((auth, logged_errors(caplog)))
+        ack = phone.send("watch", {"code": world.codes["playing"], "role": "facilitator"})
+        assert ack["ok"] is False and ack["error"]["code"] in ("forbidden", "rate_limited"), short((auth, ack))
+        assert world.snapshot() == before
+    finally:
+        phone.close()
 
 
 def test_unknown_and_reserved_event_names_do_nothing(world, caplog):
