@@ -14,11 +14,14 @@ Properties, on SQLite and on a private schema of the machine's PostgreSQL:
 `rate_limited` is always a legitimate answer (the limits are other code's
 business and may change); the socket budget is raised so it is rare.
 
-The fast suite runs a couple of hundred examples per event; the `slow` variant
-(CI) thousands. Examples share one app per database (building one costs more
+The fast suite runs 30-100 examples per event (fewer on PostgreSQL, see
+EXAMPLES and DB_SHARE) and 200 HTTP requests; the `slow` variants (CI) fifteen
+times as many. Examples share one app per database (building one costs more
 than hundreds of examples), but every example starts from the same world: an
-accepted input (a join, a move, a lock...) marks the world dirty and the next
-example rebuilds it, so a failure shrinks and replays like a pure function.
+accepted input that changed what the roles mean (a join, a lock, an ended
+game...) makes the next example rebuild it, so a failure shrinks and replays
+like a pure function. FUZZ_STATS=1 (with -s) prints the answers the examples
+got, to see the fuzz gets past the envelope checks.
 """
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ to each viewer's room) and the full payloads sent on join, resume and watch
   face up may keep its id when it goes back into a deck: War's rule sheet puts
   won cards "at the bottom in visible commitment order", which anyone watching
   knows;
-* no generator state of the game (any "rng" in the state) appears in it: the
-  future draw order and future dice follow from it;
+* no generator state of the game (any "rng" in the state) nor the table's
+  seed appears in it: the future draw order and future dice follow from them;
 * the service's view and actions for a seat are the same when everything that
   seat cannot see is permuted (the game's `scramble`: other hands, deck order,
   face-down cards, the generator), and the board's and the facilitator's are
@@ -147,7 +147,7 @@ class Wire:
             return
         if self._state_version != live.version:  # what the state hides, worked out once per version
             self._state_version = live.version
-            self._rng = rng_values(state)
+            self._rng = rng_values(state) | rng_values({"rng": live.seed})  # the table's seed replays the deal
             self._hidden = {}
         for value in self._rng:
             assert value not in text or not re.search(rf"(?<![0-9]){value}(?![0-9])", text), \
@@ -223,7 +223,7 @@ def play_on_the_wire(app, key: str, options: dict, hidden, seed: int, *, max_ste
     rng = random.Random(f"{key}:{json.dumps(options, sort_keys=True)}:{seed}")
     table = tables.create_table(fac.id, key, options)
     code = table.code
-    set_seed(tables, code, seed)
+    set_seed(tables, code, rng.getrandbits(62))  # large, like a table's: it must not show anywhere
     lo, hi = spec.seat_range(table.options)
     n = rng.randint(lo, min(hi, 4))
     wire = Wire(tables, code, secret_ids, scramble, seed)
