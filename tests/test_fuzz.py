@@ -170,7 +170,8 @@ class World:
                 return [tuple(r) for r in conn.execute(text(sql)).all()]
             return {
                 "tables": rows("SELECT code, version, status, locked, paused FROM game_table ORDER BY id"),
-                "events": rows("SELECT table_id, COUNT(*), MAX(version) FROM event GROUP BY table_id ORDER BY table_id"),
+                "events": rows("SELECT table_id, COUNT(*), MAX(version) FROM event "
+                               "GROUP BY table_id ORDER BY table_id"),
                 "seats": rows("SELECT table_id, seat_index, name, kicked, computer, token_hash FROM seat ORDER BY id"),
                 "notes": rows("SELECT COUNT(*) FROM note"),
                 "classes": rows("SELECT code, status FROM class_session ORDER BY id"),
@@ -250,8 +251,8 @@ def plausible_string(world: World):
 
 def plausible_int(world: World):
     current = st.sampled_from([world.version("playing"), world.version("lobby"), world.version("ended")])
-    return weighted((3, current), (1, numbers), (1, st.sampled_from([world.version("playing") - 1, world.version("playing") + 1,
-                                                        0, -1])))
+    playing = world.version("playing")
+    return weighted((3, current), (1, numbers), (1, st.sampled_from([playing - 1, playing + 1, 0, -1])))
 
 
 def action(world: World, role: str):

@@ -74,7 +74,7 @@ GAMES = [
 # is checked too) and how often the permutation check runs; the fast suite's share,
 # then CI's slow sweep.
 FAST = {"games": 16, "max_steps": 200, "permute_every": 15}
-SLOW = {"games": 250, "max_steps": 1500, "permute_every": 25}
+SLOW = {"games": 100, "max_steps": 400, "permute_every": 25}
 
 
 def test_every_game_and_war_mode_is_played():
