@@ -24,6 +24,8 @@ def create_app(overrides: dict | None = None):
                 instance_path=config_module.instance_dir().as_posix())
     app.config.update(config_module.from_environment())
     app.config.update(overrides or {})
+    from app.wire import http_json_provider
+    app.json = http_json_provider(app)
 
     from app import engines
     for module_name in app.config.get("GAME_MODULES", ()):  # games outside app/engines (e.g. tests')

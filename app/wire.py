@@ -61,6 +61,21 @@ class packet_json:
 _EVENT_NAME = re.compile(r'\[\s*("(?:[^"\\]|\\.)*")\s*,')
 
 
+def http_json_provider(app):
+    """Flask's JSON, except that a request body nested too deeply to decode is bad JSON
+    (a ValueError, which `get_json` answers as such) and not a RecursionError (a 500)."""
+    from flask.json.provider import DefaultJSONProvider
+
+    class Provider(DefaultJSONProvider):
+        def loads(self, s, **kwargs):
+            try:
+                return super().loads(s, **kwargs)
+            except RecursionError:
+                raise ValueError("The JSON is nested too deeply.") from None
+
+    return Provider(app)
+
+
 class queue_json:
     """The `json` module of the message queue (scaled set-up): an `Encoded` payload
     crosses to the other processes as {"__encoded__": text} and arrives `Encoded`
