@@ -26,6 +26,8 @@ def create_app(overrides: dict | None = None):
     app.config.update(overrides or {})
     if "SESSION_COOKIE_SECURE" not in (overrides or {}):  # Flask's default (False) is not a choice
         app.config["SESSION_COOKIE_SECURE"] = config_module.secure_cookies(app.config)
+    from app.wire import http_json_provider
+    app.json = http_json_provider(app)
 
     from app import engines
     for module_name in app.config.get("GAME_MODULES", ()):  # games outside app/engines (e.g. tests')
@@ -97,9 +99,11 @@ def create_app(overrides: dict | None = None):
     @app.errorhandler(400)
     @app.errorhandler(404)
     @app.errorhandler(405)
+    @app.errorhandler(413)  # a form too big to read (werkzeug's limit): on /api too, a JSON answer
     def _error_page(error):
-        titles = {400: "Something was wrong with that request", 404: "Not found", 405: "Not allowed"}
-        message = getattr(error, "description", "") if error.code == 400 else (
+        titles = {400: "Something was wrong with that request", 404: "Not found", 405: "Not allowed",
+                  413: "That was too much to send"}
+        message = getattr(error, "description", "") if error.code in (400, 413) else (
             "There is nothing at this address. Check the code on the board." if error.code == 404
             else "That page cannot be used this way.")
         if request.path.startswith("/api/"):

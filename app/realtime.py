@@ -320,7 +320,7 @@ def handler(fn):
         if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
             return fail(ServiceError("rate_limited", "Too many messages; slow down a little."))
         if has_nul(payload):
-            return fail(ServiceError("bad_request", "A message cannot contain a NUL character."))
+            return fail(ServiceError("bad_request", "A message cannot contain a NUL character or broken Unicode."))
         try:
             queue = current_app.extensions.get("queue_health")
             if queue is not None and fn.__name__ in CHANGES:  # a move others could not see: refuse it
@@ -352,7 +352,7 @@ def on_connect(auth=None):
         return
     accounts = current_app.extensions["accounts"]
     try:
-        fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) else None
+        fac = accounts.by_token(auth.get("token")) if isinstance(auth, dict) and not has_nul(auth) else None
         if fac is None:  # the login cookie, unless its teacher has logged out since
             fac = accounts.from_session(session)
     except Exception as exc:

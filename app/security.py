@@ -80,14 +80,20 @@ def check_polite(name: str) -> None:
         raise InputError("Please choose a different name: that one might upset someone.")
 
 
+# A lone UTF-16 surrogate ("\ud800" in JSON) decodes to a str no database (nor
+# hashlib, nor orjson) can encode as UTF-8: the fuzz test got "unhandled error"s from it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def has_nul(value) -> bool:
-    """A NUL character anywhere in a JSON-like value. PostgreSQL refuses NUL in
-    text, so every entry point turns it away as bad input before it gets that far."""
+    """A NUL character (or a lone surrogate) anywhere in a JSON-like value. PostgreSQL
+    refuses NUL in text and no database stores a lone surrogate, so every entry point
+    turns such text away as bad input before it gets that far."""
     stack = [value]
     while stack:
         x = stack.pop()
         if isinstance(x, str):
-            if "\x00" in x:
+            if "\x00" in x or _SURROGATE.search(x):
                 return True
         elif isinstance(x, dict):
             stack.extend(x.keys())

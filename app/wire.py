@@ -9,6 +9,7 @@ server's `json` module) splices in as it is. Clients receive the same object.
 from __future__ import annotations
 
 import json
+import re
 
 try:  # orjson is several times faster; plain json gives the same text otherwise
     import orjson
@@ -45,7 +46,34 @@ class packet_json:
 
     @staticmethod
     def loads(text, *args, **kwargs):
-        return json.loads(text, *args, **kwargs)
+        try:
+            return json.loads(text, *args, **kwargs)
+        except RecursionError:
+            # A client's payload nested ~1000 deep (it fits in the 64 KB buffer) would
+            # raise out of the packet decoder: logged as a crash, and no answer. Read it
+            # as the event with no payload, which its handler refuses as bad_request.
+            event = _EVENT_NAME.match(text) if isinstance(text, str) else None
+            if event is None:
+                raise ValueError("The message is nested too deeply.") from None
+            return [json.loads(event.group(1)), None]
+
+
+_EVENT_NAME = re.compile(r'\[\s*("(?:[^"\\]|\\.)*")\s*,')
+
+
+def http_json_provider(app):
+    """Flask's JSON, except that a request body nested too deeply to decode is bad JSON
+    (a ValueError, which `get_json` answers as such) and not a RecursionError (a 500)."""
+    from flask.json.provider import DefaultJSONProvider
+
+    class Provider(DefaultJSONProvider):
+        def loads(self, s, **kwargs):
+            try:
+                return super().loads(s, **kwargs)
+            except RecursionError:
+                raise ValueError("The JSON is nested too deeply.") from None
+
+    return Provider(app)
 
 
 class queue_json:

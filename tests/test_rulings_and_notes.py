@@ -14,7 +14,7 @@ def test_every_game_serves_its_ruling_catalogue(app):
         assert body["game"] == key and body["rulings"] == list(spec.rulings)
         assert body["version"] == spec.data_versions.get("rulings.json", "")
     missing = client.get("/api/games/chess/rulings")
-    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "unknown_game"
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "bad_request"
 
 
 def test_players_and_watchers_read_their_tables_notes(app, phone, war_table, teacher_token):

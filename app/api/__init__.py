@@ -44,7 +44,7 @@ def _body() -> dict:
     if not isinstance(body, dict):
         raise ServiceError("bad_request", "Send a JSON object.")
     if has_nul(body):
-        raise ServiceError("bad_request", "Text cannot contain a NUL character.")
+        raise ServiceError("bad_request", "Text cannot contain a NUL character or broken Unicode.")
     return body
 
 
@@ -99,7 +99,8 @@ def games():
 def rulings(key):
     """A game's ruling catalogue, for players to read (a game's Table tab) and for reports."""
     if key not in engines.keys():
-        return jsonify(error={"code": "unknown_game", "message": "There is no such game."}), 404
+        # One of the protocol's codes (DESIGN.md), in the API's error body, like every refusal.
+        return jsonify(ok=False, error={"code": "bad_request", "message": "There is no such game."}), 404
     spec = engines.spec(key)
     version = spec.data_versions.get("rulings.json", "")
     return jsonify(game=key, title=spec.title, version=version, rulings=list(spec.rulings))

@@ -627,3 +627,16 @@ def test_computer_levels_play_differently():
     for level, expected in (("easy", "skip"), ("standard", "challenge")):
         t["options"]["computer_level"] = level
         assert strip_label(E.bot(E.view(t, 0), E.actions(t, 0), random.Random(1)))["type"] == expected
+
+
+def test_a_discard_whose_cards_went_meanwhile_lapses_instead_of_blocking_the_table():
+    """Found by tests/test_no_leak.py: a Maintenance Backlog asked Dev to discard a BMP,
+    then a Washed-Out Silt Fence later in the same stack took Dev's only BMP. The choice
+    stayed queued with nothing to choose: nobody could move again."""
+    s = E.new({}, NAMES[:2], 3)
+    assert s["jobsites"][1]["bmp"] == []
+    s["choices"] = [{"seat": 1, "kind": "bmp", "why": "Maintenance Backlog"}]
+    out = []
+    E._settle(s, out)
+    assert s["choices"] == [] and "storm_war.discard_what_there_is" in rulings(out)
+    assert any(E.actions(s, seat) for seat in range(2)), "the game must go on"

@@ -866,11 +866,26 @@ def _choose(s: dict, seat: int, action: dict, out: list) -> None:
         _check_excess(s, seat, out)
 
 
+def _lapse_empty_choices(s: dict, out: list) -> None:
+    """A discard asked while the cards were there can outlive them: a later card of the
+    same stack (a Washed-Out Silt Fence) may take the last BMP first. With nothing left
+    to choose it lapses ("discard what there is"); kept, nobody could move again."""
+    kept = []
+    for c in s["choices"]:
+        if _choice_pool(s, c):
+            kept.append(c)
+        else:
+            out.append(rule("storm_war.discard_what_there_is", seat=c["seat"], asked=1, available=0))
+    s["choices"] = kept
+
+
 def _settle(s: dict, out: list) -> None:
     """After any move: once no choice is pending, a fully passed challenge resolves."""
     ch = s["challenge"]
+    _lapse_empty_choices(s, out)
     if s["status"] == "playing" and not s["choices"] and ch is not None and ch.get("resolving"):
         _resolve_stack(s, out)
+        _lapse_empty_choices(s, out)
         if not s["choices"]:
             _resolve_challenge(s, out)
 

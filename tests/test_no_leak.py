@@ -1,0 +1,290 @@
+"""No viewer is ever sent what it may not know: random games of every game (every
+War mode, and the tests' dice race) played through the table service, checking
+every payload exactly as the notifier puts it on the wire.
+
+The engine harness (tests/engines/properties.py) checks each engine's `view`;
+this checks what the platform builds around it and sends: the service's
+`Outcome.views` (app/realtime.py `Notifier.publish` emits `Encoded.of(payload)`
+to each viewer's room) and the full payloads sent on join, resume and watch
+(`TableService.view_for`). For every payload a viewer receives:
+
+* no card id the game hides from that viewer now (`secret_ids` of
+  tests/engines/test_every_game.py HIDDEN) appears anywhere in the payload
+  (view, actions, log, the table's metadata), nor in any log entry it has
+  received so far (as the engine harness checks the log). A card once shown
+  face up may keep its id when it goes back into a deck: War's rule sheet puts
+  won cards "at the bottom in visible commitment order", which anyone watching
+  knows;
+* no generator state of the game (any "rng" in the state) nor the table's
+  seed appears in it: the future draw order and future dice follow from them;
+* the service's view and actions for a seat are the same when everything that
+  seat cannot see is permuted (the game's `scramble`: other hands, deck order,
+  face-down cards, the generator), and the board's and the facilitator's are
+  the same whichever seat's secrets are permuted (DESIGN.md: the board gets
+  public information only; the facilitator sees the game's moderation, not
+  hands or decks). This is the bot-privacy permutation property of
+  tests/engines/properties.py, applied to the service's payload parts.
+
+Moves are random legal ones by any seat or the facilitator; computer seats (a
+player removed mid-game) and the game's timers are fired through the service
+the way the scheduler fires them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import tempfile
+import time
+
+import pytest
+
+from app import engines
+from app.engines.contract import strip_label
+from app.models import GameTable
+from app.wire import Encoded, dumps_compact
+
+from conftest import make_app
+from engines import test_war_runs
+from engines.properties import FACILITATOR, BOARD, filled, strings_in
+from engines.test_every_game import HIDDEN
+
+NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
+
+# (label, game, options, hidden key in HIDDEN or a (secret_ids, scramble) pair). Long
+# War games are shortened by the length option: a classic game to elimination is
+# thousands of moves, and every move here is a database transaction.
+SHORT = {"length": "first_to_30_cards"}
+RUNS = (test_war_runs.secret_ids, test_war_runs.scramble)
+GAMES = [
+    ("war classic", "war", dict(SHORT, mode="classic"), "war"),
+    ("war power", "war", dict(SHORT, mode="power"), "war:power"),
+    ("war wager", "war", dict(SHORT, mode="wager"), "war"),
+    ("war power_wager", "war", dict(SHORT, mode="power_wager"), "war:power"),
+    ("war tournament", "war", {"mode": "tournament"}, RUNS),
+    ("war survival", "war", {"mode": "survival"}, RUNS),
+    ("storm_war", "storm_war", {}, "storm_war"),
+    ("water_cycle", "water_cycle", {"rounds": 10}, "water_cycle"),
+    ("wizard", "wizard", {}, "wizard"),
+    ("dicerace", "dicerace", {"goal": 10}, "dicerace"),
+]
+# Per game and mode: games, moves before the facilitator ends the game (so the end path
+# is checked too) and how often the permutation check runs; the fast suite's share,
+# then CI's slow sweep.
+FAST = {"games": 16, "max_steps": 200, "permute_every": 15}
+SLOW = {"games": 100, "max_steps": 400, "permute_every": 25}
+
+
+def test_every_game_and_war_mode_is_played():
+    played = {key for _label, key, _options, _hidden in GAMES}
+    assert set(engines.keys()) <= played | {"dicerace"}, "add the new game to GAMES"
+    modes = {options.get("mode") for _label, key, options, _hidden in GAMES if key == "war"}
+    war_modes = next(o for o in engines.games() if o["key"] == "war")["options"][0]["choices"]
+    assert modes == set(war_modes), f"War modes not played: {set(war_modes) - modes}"
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    # In memory when the machine has /dev/shm: a move is a commit, and the disk's fsync
+    # would cost more than everything checked here.
+    where = tempfile.mkdtemp(dir="/dev/shm") if os.path.isdir("/dev/shm") else str(tmp_path_factory.mktemp("leak"))
+    app = make_app(tmp_path_factory.mktemp("leakapp"), DATABASE_URL=f"sqlite:///{where}/leak.db",
+                   GAME_MODULES=["testgames.dicerace"])
+    app.extensions["notifier"].scheduler.stop()  # this test fires the timers itself
+    app.config["LEAK_TEACHER"] = app.extensions["accounts"].add("teacher", "correct-horse-1")
+    yield app
+    app.extensions["db"].dispose()
+    shutil.rmtree(where, ignore_errors=True)
+
+
+def rng_values(state) -> set[str]:
+    """The generator states inside a game's state (any value under a key "rng", and a
+    War run's opponents' generators), as the digits that would show them."""
+    found = set()
+    stack = [state]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k in ("rng", "bots") and not isinstance(v, (dict, str)):
+                    for value in (v if isinstance(v, list) else [v]):
+                        if isinstance(value, int) and abs(value) >= 10**6:  # short ints would match by chance
+                            found.add(str(value))
+                stack.append(v)
+        elif isinstance(x, list):
+            stack.extend(x)
+    return found
+
+
+class Wire:
+    """What each viewer of one table has received, checked as it arrives."""
+
+    def __init__(self, tables, code, secret_ids, scramble, seed):
+        self.tables, self.code = tables, code
+        self.secret_ids, self.scramble = secret_ids, scramble
+        self.rng = random.Random(f"scramble:{seed}")
+        self.seen: dict = {}        # viewer -> every string in the log entries it has received
+        self.viewer_of = {}         # the outcome's viewer key -> the engine's viewer
+        self.payloads = 0
+        self._state_version = None
+
+    def seat_keys(self):
+        live = self.tables.live(self.code)
+        self.viewer_of = {("seat", x.token_hash): x.index for x in live.seats}
+        self.viewer_of.update(board=BOARD, facilitator=FACILITATOR)
+
+    def receive(self, viewer, payload: dict) -> None:
+        text = str(Encoded.of(payload))    # exactly the text the notifier emits
+        live = self.tables.live(self.code)
+        state = live.state
+        where = f"{live.game} table {self.code} v{live.version}: payload for {viewer!r}"
+        assert payload["seat"] == (viewer if isinstance(viewer, int) else None), where
+        if viewer in (BOARD, FACILITATOR):
+            assert payload["view"]["private"] == {}, f"{where} has private data"
+        if state is None:
+            return
+        if self._state_version != live.version:  # what the state hides, worked out once per version
+            self._state_version = live.version
+            self._rng = rng_values(state) | rng_values({"rng": live.seed})  # the table's seed replays the deal
+            self._hidden = {}
+        for value in self._rng:
+            assert value not in text or not re.search(rf"(?<![0-9]){value}(?![0-9])", text), \
+                f"{where} shows the generator state {value}"
+        logged = self.seen.setdefault(viewer, set())
+        logged |= strings_in(payload["log"])
+        if self.secret_ids is not None:
+            if viewer not in self._hidden:
+                ids = set(self.secret_ids(state, viewer))
+                # Each id as a whole JSON string of the text (a key or a value), quotes included.
+                needles = sorted((re.escape(dumps_compact(h)) for h in ids), key=len, reverse=True)
+                self._hidden[viewer] = (ids, re.compile("|".join(needles)) if needles else None)
+            ids, pattern = self._hidden[viewer]
+            leaked = pattern.findall(text) if pattern is not None else []
+            assert not leaked, f"{where} shows ids hidden from it: {sorted(set(leaked))[:5]}"
+            leaked = logged & ids
+            assert not leaked, f"{where}: its log showed ids hidden from it now: {sorted(leaked)[:5]}"
+        self.payloads += 1
+
+    def outcome(self, outcome) -> None:
+        if outcome is None:
+            return
+        self.seat_keys()
+        for key, payload in outcome.views:
+            self.receive(self.viewer_of[key], payload)
+
+    def full_views(self) -> None:
+        """The payloads of join, resume and watch (sent whole, log included)."""
+        live = self.tables.live(self.code)
+        for viewer in [BOARD, FACILITATOR] + [x.index for x in live.seats if not x.computer]:
+            self.receive(viewer, self.tables.view_for(self.code, viewer))
+
+    def check_permuted(self) -> None:
+        """The service's view and actions for each viewer do not change when what it
+        cannot see is permuted."""
+        live = self.tables.live(self.code)
+        state = live.state
+        if state is None or self.scramble is None:
+            return
+        seats = [x.index for x in live.seats]
+        humans = [x.index for x in live.seats if not x.computer]
+        real = {v: self._parts(live, v) for v in humans + [BOARD, FACILITATOR]}
+        try:
+            for seat in seats:
+                live.state = self.scramble(state, seat, self.rng)
+                for viewer in ([seat] if seat in humans else []) + [BOARD, FACILITATOR]:
+                    assert self._parts(live, viewer) == real[viewer], (
+                        f"{live.game} table {self.code} v{live.version}: what {viewer!r} is sent changes "
+                        f"when what seat {seat} cannot see is permuted")
+        finally:
+            live.state = state
+
+    def _parts(self, live, viewer) -> str:
+        view, actions, moderation = self.tables._viewer_parts(live, viewer)
+        return str(Encoded.of([view, actions, moderation]))
+
+
+def set_seed(tables, code: str, seed: int) -> None:
+    """A table's seed is drawn at random; a reproducible game needs a given one."""
+    with tables._session() as s:
+        row = s.get(GameTable, tables.get(code).id)
+        row.seed = seed
+        s.commit()
+    tables.forget(code)
+
+
+def play_on_the_wire(app, key: str, options: dict, hidden, seed: int, *, max_steps: int = 600,
+                     permute_every: int = 10) -> dict:
+    tables = app.extensions["tables"]
+    fac = app.config["LEAK_TEACHER"]
+    secret_ids, scramble = (HIDDEN[hidden][0], HIDDEN[hidden][1]) if isinstance(hidden, str) else hidden
+    engine, spec = engines.get(key), engines.spec(key)
+    rng = random.Random(f"{key}:{json.dumps(options, sort_keys=True)}:{seed}")
+    table = tables.create_table(fac.id, key, options)
+    code = table.code
+    set_seed(tables, code, rng.getrandbits(62))  # large, like a table's: it must not show anywhere
+    lo, hi = spec.seat_range(table.options)
+    n = rng.randint(lo, min(hi, 4))
+    wire = Wire(tables, code, secret_ids, scramble, seed)
+    for i in range(n):
+        tables.join(code, NAMES[i])
+    wire.seat_keys()
+    wire.outcome(tables.act(code, 0, tables.live(code).version, {"type": "start"}))
+    wire.full_views()
+    # Now and then a player is removed mid-game: the computer plays the seat from then on.
+    kick_at = rng.randint(1, 40) if n >= 2 and rng.random() < 0.25 else None
+    steps = 0
+    while tables.live(code).status == "playing":
+        live = tables.live(code)
+        state, version = live.state, live.version
+        if steps == kick_at:
+            wire.outcome(tables.moderate(fac.id, code, version, {"type": "kick", "seat": n - 1}))
+            steps += 1
+            continue
+        if steps >= max_steps:
+            wire.outcome(tables.moderate(fac.id, code, version, {"type": "end"}))
+            break
+        humans = [x.index for x in live.seats if not x.computer]
+        moves = [(actor, action) for actor in humans + [FACILITATOR] for action in engine.actions(state, actor)]
+        fired = []
+        if not moves or rng.random() < 0.15:  # the computer seats' moves and the game's timers
+            fired = tables.fire_due(code, now=time.time(), limit=1) or (
+                [] if moves else tables.fire_due(code, now=time.time() + 10**7, limit=1))
+            for outcome in fired:
+                wire.outcome(outcome)
+        if not fired:
+            assert moves, f"{key} table {code} is stuck at v{version}: nobody can move and no timer is due"
+            actor, action = rng.choice(moves)
+            action = filled(strip_label(action))
+            if actor == FACILITATOR:
+                wire.outcome(tables.moderate(fac.id, code, version, action, scope="game"))
+            else:
+                wire.outcome(tables.act(code, actor, version, action))
+        steps += 1
+        if steps % permute_every == 0:
+            wire.check_permuted()
+    wire.check_permuted()
+    wire.full_views()
+    assert tables.live(code).status == "ended"
+    return {"steps": steps, "payloads": wire.payloads}
+
+
+def cases(games_per_mode: int, first: int = 0):
+    return [pytest.param(key, options, hidden, seed, id=f"{label}-{seed}")
+            for label, key, options, hidden in GAMES for seed in range(first, first + games_per_mode)]
+
+
+@pytest.mark.parametrize("key, options, hidden, seed", cases(FAST["games"]))
+def test_no_payload_carries_what_its_viewer_may_not_see(app, key, options, hidden, seed):
+    played = play_on_the_wire(app, key, options, hidden, seed, max_steps=FAST["max_steps"],
+                              permute_every=FAST["permute_every"])
+    assert played["steps"] > 0 and played["payloads"] > played["steps"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key, options, hidden, seed", cases(SLOW["games"], first=FAST["games"]))
+def test_no_payload_carries_what_its_viewer_may_not_see_thousands(app, key, options, hidden, seed):
+    played = play_on_the_wire(app, key, options, hidden, seed, max_steps=SLOW["max_steps"],
+                              permute_every=SLOW["permute_every"])
+    assert played["steps"] > 0 and played["payloads"] > played["steps"]
