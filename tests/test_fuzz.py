@@ -190,7 +190,12 @@ class World:
 @pytest.fixture(scope="module")
 def world(db_url, tmp_path_factory):
     app = make_app(tmp_path_factory.mktemp("fuzzapp"), DATABASE_URL=db_url,
-                   SOCKET_RATE=1e9, SOCKET_BURST=1e9, CLASS_PUSH_INTERVAL=0.0)
+                   SOCKET_RATE=1e9, SOCKET_BURST=1e9, CLASS_PUSH_INTERVAL=0.0,
+                   # One test client address makes every join and guess of thousands of
+                   # examples: the per-address brakes (tests/test_guard.py, test_auth.py)
+                   # would soon answer everything with rate_limited, which tests nothing.
+                   SEATS_PER_ADDRESS=10**9, CODE_GUESS_LIMIT=10**9, CODE_GUESS_HOURLY=10**9,
+                   LOGIN_PER_ACCOUNT_ADDRESS=10**9, LOGIN_PER_ADDRESS=10**9, LOGIN_PER_ACCOUNT=10**9)
     # No background moves: a computer seat or auto-play moving on its own would change
     # the state between the snapshot and the check (and make examples order-dependent).
     app.extensions["notifier"].scheduler.stop()
