@@ -467,8 +467,12 @@ def test_class_learning_adds_up_trivia_per_topic_and_the_most_missed_questions(a
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_very_long_game_still_fits_three_pages(app, tables, teacher, auth, seed):
     # Thousands of moves, every Crisis judged, notes: the sheet tightens until it fits.
-    code = play(tables, teacher.id, "water_cycle", ["Ana", "Ben", "Cara", "Dev"],
-                options={"crisis_mode": "on"}, moves=3000, seed=seed, notes=NOTES)
+    # A table's deal is random: the odd game ends early, so play until one is long.
+    for attempt in range(6):
+        code = play(tables, teacher.id, "water_cycle", ["Ana", "Ben", "Cara", "Dev"],
+                    options={"crisis_mode": "on"}, moves=3000, seed=seed * 10 + attempt, notes=NOTES)
+        if len(tables.log_json(code)["events"]) > 300:
+            break
     assert len(tables.log_json(code)["events"]) > 300
     response = app.test_client().get(f"/api/tables/{code}/debrief.pdf", headers=auth)
     assert response.status_code == 200 and pages(response.data) <= 3
