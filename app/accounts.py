@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from app.db import row_id
 from app.models import ApiToken, Facilitator, SetupToken, utcnow
 from app.security import has_nul, hash_token, new_token
 
@@ -269,7 +270,7 @@ class Accounts:
 
     def revoke_token(self, facilitator_id: int, token_id) -> bool:
         """Delete one of this facilitator's tokens; False if they have no such token."""
-        if not isinstance(token_id, int):
+        if not isinstance(token_id, int) or row_id(token_id) is None:
             return False
         with Session(self.db) as s:
             row = s.get(ApiToken, token_id)

@@ -17,6 +17,7 @@ import unicodedata
 from sqlmodel import Session, select
 
 from app import engines
+from app.db import row_id
 from app.engines.contract import IllegalAction, Upload
 from app.models import ContentBank
 from app.security import has_nul
@@ -110,8 +111,8 @@ class BankService:
             bank_id = int(bank_id)
         except (TypeError, ValueError):
             raise ServiceError("bad_request", "Choose one of your banks.")
-        with self._session() as s:
-            bank = s.get(ContentBank, bank_id)
+        with self._session() as s:  # an id no row can have is as unknown as a missing one
+            bank = s.get(ContentBank, bank_id) if row_id(bank_id) is not None else None
         if bank is None or bank.facilitator_id != facilitator_id:
             raise ServiceError("forbidden", "That bank does not exist or is not yours.")
         return bank

@@ -68,3 +68,17 @@ def migration_at_start(engine) -> Outcome | None:
     """What make_engine's migration did for this engine (None if it did not migrate)."""
     return _started.get(engine)
 
+
+ROW_ID_MAX = 2**31 - 1  # PostgreSQL's INTEGER: a larger id is refused as an error, not "no such row"
+
+
+def row_id(value) -> int | None:
+    """`value` as a row id that can exist (1..ROW_ID_MAX), or None: input a client sent
+    is checked with this before any look-up by id."""
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if 1 <= number <= ROW_ID_MAX else None

@@ -260,6 +260,18 @@ def test_logging_out_ends_the_session_even_for_a_saved_copy_of_the_cookie(app, t
 
 
 # ------------------------------------------------------------------ API tokens
+def test_an_id_no_row_can_have_is_unknown_not_a_server_error(db_app):
+    """Found by the fuzz on PostgreSQL: /api/tokens/2147483648 overflowed INTEGER (a 500)."""
+    app = db_app
+    teacher = app.extensions["accounts"].add("teacher", PASSWORD)
+    bearer = {"Authorization": f"Bearer {app.extensions['accounts'].issue_token(teacher.id)}"}
+    client = app.test_client()
+    for token_id in (2**31, 2**63, 0):
+        assert client.delete(f"/api/tokens/{token_id}", headers=bearer).status_code == 404
+    created = client.post("/api/tables", json={"game": "water_cycle", "banks": {"trivia": 2**40}}, headers=bearer)
+    assert 400 <= created.status_code < 500 and created.get_json()["ok"] is False
+
+
 def test_api_tokens_are_listed_revoked_and_logged_out(db_app):
     app = db_app
     accounts = app.extensions["accounts"]
