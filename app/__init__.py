@@ -26,6 +26,7 @@ def create_app(overrides: dict | None = None):
     app.config.update(overrides or {})
     if "SESSION_COOKIE_SECURE" not in (overrides or {}):  # Flask's default (False) is not a choice
         app.config["SESSION_COOKIE_SECURE"] = config_module.secure_cookies(app.config)
+    app.config["REDIS_NAMESPACE"] = config_module.redis_namespace(app.config)
     from app.wire import http_json_provider
     app.json = http_json_provider(app)
 
@@ -33,35 +34,47 @@ def create_app(overrides: dict | None = None):
     for module_name in app.config.get("GAME_MODULES", ()):  # games outside app/engines (e.g. tests')
         engines.register(module_name)
 
-    from app.accounts import Accounts
-    from app.classes import ClassService
-    from app.db import make_engine
-    from app.tables import TableService
+    from app.edge.guard import Guard
+    from app.edge.limits import Limiter
+    from app.edge.offload import Offload
+    from app.extensions import Services
+    from app.service.accounts import Accounts
+    from app.service.banks import BankService
+    from app.service.classes import ClassService
+    from app.service.demo import DemoService
+    from app.service.online import OnlineService
+    from app.service.privacy import PrivacyService
+    from app.reports.jobs import ReportJobs
+    from app.service.tables import TableService
+    from app.store.db import make_engine, sqlite_path
 
-    db = make_engine(app.config["DATABASE_URL"])
-    app.extensions["db"] = db
-    from app.limits import Limiter
-    app.extensions["limits"] = Limiter(app.config["SOCKETIO_MESSAGE_QUEUE"])
-    from app.offload import Offload
-    app.extensions["accounts"] = Accounts(db, limiter=app.extensions["limits"], settings=app.config,
-                                          offload=Offload(app.config["ASYNC_MODE"], app.config["HASH_CONCURRENCY"]))
-    tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"])
-    app.extensions["tables"] = tables
-    app.extensions["classes"] = ClassService(db, tables, tables_max=app.config["CLASS_TABLES_MAX"])
-    from app.guard import Guard
-    app.extensions["guard"] = Guard(app.extensions["limits"], app.config)
-    from app.banks import BankService
-    app.extensions["banks"] = BankService(db)
-    from app.demo import DemoService
-    app.extensions["demos"] = DemoService(tables, app.config)
-    from app.online import OnlineService
-    app.extensions["online"] = OnlineService(tables, app.extensions["demos"], app.config,
-                                             app.extensions["limits"])
-    from app.privacy import PrivacyService
-    app.extensions["privacy"] = PrivacyService(tables, app.extensions["classes"], app.extensions["limits"], app.config)
-    # Periodic clean-ups the timer loop runs (app/realtime.py Scheduler); each decides how often.
-    app.extensions["housekeeping"] = [app.extensions["demos"].cleanup_due, app.extensions["privacy"].cleanup_due,
-                                      app.extensions["online"].expire_due]
+    # Every part is made here, once, and handed what it uses; code reaches them through
+    # app.extensions.services() (the realtime part adds its notifier and presence below).
+    # Under eventlet, SQLite's WAL is checkpointed in a real thread, not inside a move's
+    # commit, where it held every table's acknowledgements (app/store/checkpoint.py).
+    green = app.config["ASYNC_MODE"] == "eventlet"
+    db = make_engine(app.config["DATABASE_URL"], autocheckpoint=not green)
+    limits = Limiter(app.config["SOCKETIO_MESSAGE_QUEUE"], namespace=app.config["REDIS_NAMESPACE"])
+    accounts = Accounts(db, limiter=limits, settings=app.config,
+                        offload=Offload(app.config["ASYNC_MODE"], app.config["HASH_CONCURRENCY"]))
+    tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"], lesson_minute=app.config["LESSON_MINUTE"])
+    classes = ClassService(db, tables, tables_max=app.config["CLASS_TABLES_MAX"],
+                           shared=bool(app.config["SOCKETIO_MESSAGE_QUEUE"]))
+    demos = DemoService(tables, app.config, limits)
+    online = OnlineService(tables, demos, app.config, limits)
+    privacy = PrivacyService(tables, classes, limits, app.config)
+    # A job's work runs as Socket.IO's background tasks do (a green thread under eventlet).
+    reports = ReportJobs(spawn=socketio.start_background_task, running_max=app.config["REPORT_JOBS_MAX"])
+    parts = Services(
+        db=db, limits=limits, accounts=accounts, tables=tables, classes=classes, guard=Guard(limits, app.config),
+        banks=BankService(db), demos=demos, online=online, privacy=privacy, reports=reports,
+        # Periodic clean-ups the timer loop runs (app/realtime/scheduler.py); each decides how often.
+        housekeeping=[demos.cleanup_due, privacy.cleanup_due, online.expire_due, reports.cleanup_due])
+    if green and sqlite_path(db):
+        from app.store.checkpoint import Checkpointer
+        parts.housekeeping.append(Checkpointer(sqlite_path(db), offload=Offload(app.config["ASYNC_MODE"], 1),
+                                               spawn=socketio.start_background_task).due)
+    app.extensions["services"] = parts
 
     from app.api import bp as api_bp
     from app.facilitator import bp as facilitator_bp
@@ -70,19 +83,27 @@ def create_app(overrides: dict | None = None):
     app.register_blueprint(player_bp)
     app.register_blueprint(facilitator_bp, url_prefix="/facilitator")
     app.register_blueprint(api_bp, url_prefix="/api")
+    from app import i18n
+    i18n.init_app(app)  # Flask-Babel, the pages' language, /i18n/<lang>.js
 
     from app.wire import packet_json, queue_json
     queue = app.config["SOCKETIO_MESSAGE_QUEUE"]
-    batching = {}
-    if queue and queue.startswith(("redis://", "rediss://")):  # one publish per change (app/fanout.py)
-        from app.fanout import BatchingRedisManager
-        batching = {"client_manager": BatchingRedisManager(queue, channel="flask-socketio")}
+    # This deployment's own channel: a logout's "end facilitator 1's sockets" must not
+    # reach another deployment's facilitator 1 on the same Redis (app/config.py).
+    channel = app.config["REDIS_NAMESPACE"] + ":socketio"
+    if queue and queue.startswith(("redis://", "rediss://")):  # one publish per change (app/realtime/fanout.py)
+        from app.realtime.fanout import BatchingRedisManager
+        manager = {"client_manager": BatchingRedisManager(queue, channel=channel)}
+    elif queue:  # another kind of queue: Flask-SocketIO makes the manager, on this channel
+        manager = {"channel": channel}
+    else:  # none; said outright, since Flask-SocketIO would keep an earlier app's manager (a test's)
+        manager = {"client_manager": None}
     socketio.init_app(app, async_mode=app.config["ASYNC_MODE"], json=packet_json, message_queue=queue,
-                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20, **batching)
-    from app import outage
+                      max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20, **manager)
+    from app.edge import outage
     if app.config["SOCKETIO_MESSAGE_QUEUE"]:  # pre-encoded payloads cross the queue intact
         socketio.server.manager.json = queue_json
-        app.extensions["queue_health"] = outage.QueueHealth(socketio.server.manager)
+        parts.queue_health = outage.QueueHealth(socketio.server.manager)
     outage.register(app)  # a database or queue outage answers 503, not 500
     if app.config.get("PROXY_COUNT"):
         # Wrapped outside Socket.IO's middleware so the sockets' requests see the visitor's
@@ -101,11 +122,12 @@ def create_app(overrides: dict | None = None):
     @app.errorhandler(405)
     @app.errorhandler(413)  # a form too big to read (werkzeug's limit): on /api too, a JSON answer
     def _error_page(error):
-        titles = {400: "Something was wrong with that request", 404: "Not found", 405: "Not allowed",
-                  413: "That was too much to send"}
+        from app.engines.text import N_  # marked for the catalogs; error.html translates them
+        titles = {400: N_("Something was wrong with that request"), 404: N_("Not found"), 405: N_("Not allowed"),
+                  413: N_("That was too much to send")}
         message = getattr(error, "description", "") if error.code in (400, 413) else (
-            "There is nothing at this address. Check the code on the board." if error.code == 404
-            else "That page cannot be used this way.")
+            N_("There is nothing at this address. Check the code on the board.") if error.code == 404
+            else N_("That page cannot be used this way."))
         if request.path.startswith("/api/"):
             return {"ok": False, "error": {"code": "bad_request" if error.code != 404 else "unknown_table",
                                            "message": message}}, error.code
@@ -115,7 +137,7 @@ def create_app(overrides: dict | None = None):
     def _refuse_nul():
         # PostgreSQL refuses NUL in text: turn it away as bad input at the door, everywhere.
         from flask import abort
-        from app.security import has_nul
+        from app.edge.security import has_nul
 
         if has_nul([request.path, list(request.args.items(multi=True)),
                     list(request.form.items(multi=True)) if request.mimetype != "application/json" else []]):

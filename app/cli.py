@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import click
-from flask import current_app
 from flask.cli import AppGroup
 
-from app.accounts import AccountError
+from app.extensions import services
+from app.service.accounts import AccountError
 
 facilitator_cli = AppGroup("facilitator", help="Manage facilitator accounts.")
 
@@ -18,7 +18,7 @@ facilitator_cli = AppGroup("facilitator", help="Manage facilitator accounts.")
 def add_facilitator(name: str, password: str) -> None:
     """Create a facilitator account that can log in and run tables."""
     try:
-        fac = current_app.extensions["accounts"].add(name, password)
+        fac = services().accounts.add(name, password)
     except AccountError as exc:
         raise click.ClickException(str(exc))
     click.echo(f"Facilitator {fac.name!r} created. Log in at /facilitator/login.")
@@ -30,10 +30,10 @@ db_cli = AppGroup("db", help="Database schema migrations (the app also upgrades 
 @db_cli.command("upgrade")
 def upgrade_db() -> None:
     """Bring the database to the newest schema revision."""
-    from app.db import migration_at_start
-    from app.migrations import upgrade
+    from app.store.db import migration_at_start
+    from app.store.migrations import upgrade
 
-    engine = current_app.extensions["db"]
+    engine = services().db
     outcome = upgrade(engine)
     at_start = migration_at_start(engine)
     if outcome.action == "current" and at_start is not None:
@@ -44,17 +44,17 @@ def upgrade_db() -> None:
 @db_cli.command("current")
 def current_db() -> None:
     """Print the database's schema revision."""
-    from app.migrations import head, revision_of
+    from app.store.migrations import head, revision_of
 
-    revision = revision_of(current_app.extensions["db"])
+    revision = revision_of(services().db)
     click.echo(f"{revision} (head)" if revision == head() else f"{revision} (head is {head()})")
 
 
 @db_cli.command("revision")
 @click.option("-m", "--message", required=True, help="What the revision changes, e.g. 'seat colour'.")
 def new_revision_db(message: str) -> None:
-    """For developers: write the next revision from what app/models.py adds."""
-    from app.migrations import new_revision
+    """For developers: write the next revision from what app/store/models.py adds."""
+    from app.store.migrations import new_revision
 
     path = new_revision(message)
     click.echo(f"Wrote {path}. Review it (data to backfill? server defaults for NOT NULL columns?), "
@@ -69,7 +69,7 @@ demos_cli = AppGroup("demos", help="Guided demo tables opened from the home page
               help="Delete demos older than this many seconds (default: DEMO_MAX_AGE, a day).")
 def cleanup_demos(max_age: float | None) -> None:
     """Delete the guided demos opened without an account that are older than a day."""
-    codes = current_app.extensions["demos"].cleanup(max_age=max_age)
+    codes = services().demos.cleanup(max_age=max_age)
     click.echo(f"Deleted {len(codes)} guided demo table{'s' if len(codes) != 1 else ''}.")
 
 
@@ -81,7 +81,7 @@ matches_cli = AppGroup("matches", help="Online matches started from the home pag
 def expire_matches(now: float | None) -> None:
     """End the online matches that waited longer than their game allows without a move
     (the game's deadline timers; a running server fires them too)."""
-    codes = current_app.extensions["online"].expire(now)
+    codes = services().online.expire(now)
     click.echo(f"{len(codes)} online match{'es' if len(codes) != 1 else ''} expired"
                + (f": {', '.join(codes)}." if codes else "."))
 
@@ -95,7 +95,7 @@ privacy_cli = AppGroup("privacy", help="Student names: the retention clean-up.")
 def cleanup_privacy(days: float | None) -> None:
     """Replace students' names by "Player 1", "Player 2"... in ended tables past the retention
     period (a running server does this every few minutes too)."""
-    privacy = current_app.extensions["privacy"]
+    privacy = services().privacy
     if days is not None:
         if days < 0:
             raise click.ClickException("--days cannot be negative.")

@@ -23,13 +23,40 @@ def dumps_compact(value) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def encoded_parts(values) -> list | None:
+    """Each of `values` as JSON (bytes), to digest and then splice into a `Built` payload
+    (`Built.splicing`); None without orjson (nothing is spliced then)."""
+    return [orjson.dumps(v) for v in values] if orjson is not None else None
+
+
+class Built(dict):
+    """A payload that already knows its text: some of its values were encoded while it
+    was built (a view is encoded once to tell whether it changed), and go into its text
+    as they are rather than encoded again. It reads as the dict it is; `text` is the
+    JSON of exactly that dict, as long as nobody changes it (nobody does: a payload is
+    sent as built)."""
+
+    __slots__ = ("_spliced",)
+
+    @classmethod
+    def splicing(cls, payload: dict, encoded: dict[str, bytes]) -> "Built":
+        """`payload`, whose values under `encoded`'s keys are the objects those bytes encode."""
+        built = cls(payload)
+        built._spliced = encoded
+        return built
+
+    def text(self) -> str:
+        return orjson.dumps({k: (orjson.Fragment(self._spliced[k]) if k in self._spliced else v)
+                             for k, v in self.items()}).decode()
+
+
 class Encoded(str):
     """A payload already encoded as JSON text (a str, so it pickles through the queue
     and python-socketio's binary check passes it over at once)."""
 
     @classmethod
     def of(cls, value) -> "Encoded":
-        return cls(dumps_compact(value))
+        return cls(value.text() if isinstance(value, Built) else dumps_compact(value))
 
 
 class packet_json:

@@ -1,12 +1,17 @@
-"""Classroom load: phones playing over Socket.IO, the real server against a bare one.
+"""Classroom load: phones playing over Socket.IO, the real server against a floor and a peer.
 
     python bench/classroom_load.py                 # 4, 100, 500, 1000 phones, 20 s each
-    python bench/classroom_load.py --quick         # 4 and 100 phones, 8 s each (about a minute)
+    python bench/classroom_load.py --quick         # 4 and 100 phones, 8 s each (about 2 minutes)
+    python bench/classroom_load.py --war --phones 4,100,200,400   # War only: one game over time
+    python bench/classroom_load.py --war --phones 4,100 --repeat 3   # medians of 3 interleaved runs
     python bench/classroom_load.py --phones 4,100 --seconds 10 --pace 0.2
+    python bench/classroom_load.py --servers bare,echo --phones 4 --nagle   # the floor as it was
+    python bench/classroom_load.py --servers real --war --phones 4 --real-nodelay   # real, no Nagle
     python bench/classroom_load.py --phones 500 --scaled 2   # 2 workers, PostgreSQL, Redis, nginx
     python bench/classroom_load.py --phones 500 --only real --profile /tmp/prof   # where the CPU went
 
-For every load it starts, each in its own fresh subprocess and in turn:
+For every load it starts, each in its own fresh subprocess and in turn (`--servers`,
+default all four):
 
 * the REAL server, `python -m app --host 127.0.0.1 --port P` (eventlet, SQLite in a
   temporary INSTANCE_PATH, SOCKET_RATE/SOCKET_BURST and SEATS_PER_ADDRESS raised so
@@ -22,7 +27,29 @@ For every load it starts, each in its own fresh subprocess and in turn:
   rhythm). Game moves are order-free there (DESIGN.md, Concurrency): accepted
   whatever version the phone saw while the seat may still make one this round,
   so the bare server never answers `stale`. It is the floor: what Socket.IO, JSON
-  and eventlet cost without the platform.
+  and eventlet cost without the platform. Without a real run (`--servers` without
+  `real`) its view is a synthetic War view of 3,500 B.
+* a minimal ECHO (bench/echo_server.py): Flask-SocketIO on eventlet, one tiny view to
+  the table's room per act, no rounds. The check that the bare server is a floor: at
+  4 phones their p95 should be within a few milliseconds (the table prints the gap).
+* the PEER, when Node and bench/peer/node_modules are there (`cd bench/peer && npm ci`;
+  the bench installs nothing and otherwise says why the column was skipped): a
+  boardgame.io 0.50.2 server (bench/peer/server.js, one Node process, in-memory
+  storage) playing a War-like game (all players reveal per round, `playerView` strips
+  the hands to counts), tables of `--table-size` (2 to 4), whatever `--games` says.
+  The same phones speak boardgame.io's protocol (PeerPhone): seats from its Lobby API,
+  `sync`, then `update` with a MAKE_MOVE; boardgame.io sends no ack, so a move's ack
+  is the first state whose log holds it.
+
+The bench's own servers (bare, echo) listen with TCP_NODELAY, as Node's HTTP server
+and nginx do. Before issue 24 the bare server had eventlet's default, Nagle's
+algorithm: a view written while the previous one to the same phone was still
+unacknowledged waited for the phone's delayed ACK (about 40 ms on Linux), which was
+the 30-40 ms of the bare server's p95 at 4 phones (43 ms; a minimal echo with Nagle
+shows the same, 3 ms without). `--nagle` brings that back for comparison. The real
+server sets TCP_NODELAY itself (app/__main__.py `listen`, issue 19); a checkout from
+before that (`--server-root`) paid those waits, and `--real-nodelay` starts it through
+bench/sample_server.py with TCP_NODELAY on its listening socket, to show the difference.
 
 With `--scaled N` (see the Servers class): N real workers on a fresh PostgreSQL schema
 (`--pg`) and a private redis-server (`--redis`), PROXY_COUNT=1, behind nginx as
@@ -43,14 +70,15 @@ seated phone's only action in the lobby is `start`, so it starts the game.
 Nobody acts before every phone of the load has joined; then a warm-up, then the
 measured window.
 
-Games: every game GET /api/games lists as playable (or `--games`), spread over
+Games: every game GET /api/games lists as playable (or `--games`; `--war`: War
+only, the game the peer's is like, to follow one game's cost over time), spread over
 the tables round-robin. When a table's game ends, its four phones join a fresh
 table of the same game (created through the API) so the load stays steady; the
 notes count how often that happened.
 
 Latency of an accepted `act` (version V): from sending it to the moment the LAST
 phone of that table that was sent a view of version V received it. The server sends a
-view only to the viewers whose view the change altered (app/tables.py `_views`), so a
+view only to the viewers whose view the change altered (app/service/tables/views.py `changed`), so a
 phone sent nothing at V is not waited for: counting its next view instead (sent with
 somebody's later move, seconds later at a human pace) was the 1-5 s p99 tail this bench
 used to report (the notes still give that p99 for comparison). If no phone got V
@@ -61,10 +89,13 @@ window. After
 the window the phones stop acting and the run waits, at most 15 s, for the acks
 and views of the acts sent in it.
 
-Per load and server: p50/p95/p99 act->last view, accepted moves per second,
+Per load and server: p50/p95/p99 act->last view, acts sent per second (accepted and
+refused: the offered load), accepted moves per second, CPU milliseconds per accepted
+move (the server's CPU seconds over the window / the acts sent in it it accepted),
 errors of acts sent in the window by code (stale included; `timeout` = no ack in
 10 s), the server's CPU (% of one core over the window) and RSS at its end, the
-generators' CPU (sum, and the busiest process), and real/bare ratios. A
+generators' CPU (sum, and the busiest process), and real/bare, real/echo, real/peer
+ratios of p95, CPU a move and moves/s (the same phones at the same pace). A
 generator process above 80 % of a core means the phones themselves were a
 bottleneck: the row is marked (cpu) and the numbers are not trustworthy; so is a
 generator whose event loop ran more than 100 ms late (lag), as on a machine whose
@@ -103,12 +134,17 @@ from collections import Counter  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the bare server borrows the real one's wire encoding (app/wire.py)
 FACILITATOR = ("loadbench", "loadbench-password-1")
 ACT_TIMEOUT = 10.0  # seconds an act may wait for its ack before it counts as `timeout`
 STALL = 3.0  # a phone that saw nothing new for this long may act again on its current view
 GRACE = ACT_TIMEOUT + 5.0  # at most this long after the window for the last acks and views
 LAG_WARN = 100.0  # ms: a generator loop later than this (p99) marks its row
 MAX_REJOINS = 50  # per table group: fresh tables after games that ended, at most
+KINDS = ("real", "bare", "echo", "peer")  # what the bench can measure, in the order it does
+PEER = ROOT / "bench" / "peer"  # the boardgame.io peer: server.js, package.json (npm ci there)
+PEER_GAME = "war"  # its game's name: the Lobby API's /games/war/..., the socket.io namespace /war
+PEER_NAMESPACE = "/" + PEER_GAME
 
 
 # ======================================================================= helpers
@@ -128,12 +164,13 @@ def _die_with_parent() -> None:
         pass
 
 
-def start_process(cmd: list[str], env: dict, cwd: Path, log_path: Path) -> subprocess.Popen:
+def start_process(cmd: list[str], env: dict, cwd: Path, log_path: Path,
+                  preexec_fn=_die_with_parent) -> subprocess.Popen:
     """A server in its own session (process group), output to a file."""
     log = open(log_path, "wb")
     try:
         return subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=_die_with_parent)
+                                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=preexec_fn)
     finally:
         log.close()
 
@@ -236,12 +273,39 @@ def wire_size(payload) -> int:
     return len(json.dumps(payload, separators=(",", ":")))
 
 
+def peer_match(url: str, seats: int):
+    """A fresh match of the peer's game (its Lobby API): (status, {"matchID": ...})."""
+    return http("POST", f"{url}/games/{PEER_GAME}/create", {"numPlayers": seats})
+
+
+def peer_missing() -> str | None:
+    """Why the boardgame.io peer cannot run here (None: it can). The bench installs nothing."""
+    node = shutil.which("node")
+    if node is None:
+        return ("Node.js is not installed (Debian: apt-get install -y nodejs npm; then "
+                "cd bench/peer && npm ci)")
+    try:
+        version = subprocess.run([node, "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+        major = int(version.lstrip("v").split(".")[0])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return "`node --version` did not answer"
+    if major < 14:
+        return f"Node.js {version} is too old for boardgame.io 0.50 (14 or newer)"
+    if not (PEER / "node_modules" / "boardgame.io" / "package.json").exists():
+        return f"boardgame.io is not installed in {PEER} (cd bench/peer && npm ci)"
+    return None
+
+
 # =================================================================== bare server
 def bare_server_main(port: int, template_file: str, table_size: int, skip: list[str], end_after: int = 0,
-                     queue: str | None = None) -> None:
-    """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views."""
+                     queue: str | None = None, nagle: bool = False) -> None:
+    """Flask-SocketIO on eventlet: seats phones, answers acts, sends real-sized views,
+    encoded the cheapest way the real server knows (orjson, once per view, spliced into
+    the packet as it is: app/wire.py), so that no cost of ours is hidden under the floor."""
     from flask import Flask, request
     from flask_socketio import SocketIO, join_room
+
+    from app.wire import Encoded, packet_json
 
     template = json.loads(Path(template_file).read_text())
     game_actions = [a for a in template.get("actions") or [] if a.get("type") not in skip]
@@ -252,7 +316,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
     app = Flask("bare")
     # With --scaled, its emits cross the same Redis queue as the real workers' do.
     sio = SocketIO(app, async_mode="eventlet", max_http_buffer_size=64 * 1024, ping_interval=10, ping_timeout=20,
-                   message_queue=queue)
+                   message_queue=queue, json=packet_json)
     tables: dict[str, dict] = {}
     seats: dict[str, tuple[str, int]] = {}  # sid -> (table code, seat)
 
@@ -276,7 +340,7 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
 
     def broadcast(table: dict) -> None:
         for seat, room in enumerate(table["seats"]):  # one emit per phone: each seat its own view
-            sio.emit("view", view(table, seat), to=room)
+            sio.emit("view", Encoded.of(view(table, seat)), to=room)
 
     def error(code: str, message: str, **extra) -> dict:
         return {"ok": False, "error": {"code": code, "message": message}, **extra}
@@ -339,6 +403,10 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
         seats.pop(request.sid, None)
 
     print(f"bare server on 127.0.0.1:{port}, view template {wire_size(template)} bytes", flush=True)
+    if not nagle:
+        from echo_server import nodelay_listen
+
+        nodelay_listen()  # see the module's docstring: the floor's views are not held back by Nagle
     sio.run(app, host="127.0.0.1", port=port, use_reloader=False, log_output=False,
             max_size=10_000)  # as app/__main__.py: eventlet's default serves only 1,024 sockets at once
 
@@ -376,7 +444,9 @@ class Phone:
         self.joined = False
         self.arrivals: dict[str, tuple[list[int], list[float]]] = {}
 
-    def on_view(self, data) -> None:
+    def on_view(self, data, size: int | None = None) -> None:
+        """A view (the peer's phones: its state, translated); `size`: its bytes on the wire
+        when `data` is not what came."""
         now = time.monotonic()
         if not isinstance(data, dict):
             return
@@ -390,7 +460,7 @@ class Phone:
         w = self.worker
         w.views += 1
         if w.views % 7 == 0 and len(w.sizes) < 5000:
-            w.sizes.append(wire_size(data))
+            w.sizes.append(size if size is not None else wire_size(data))
             if w.cfg["keep_samples"] and w.go and data.get("status") == "playing" \
                     and any(a.get("type") not in w.skip for a in data.get("actions") or [] if isinstance(a, dict)):
                 w.sampled += 1  # reservoir: 40 views drawn evenly from the whole run
@@ -418,7 +488,7 @@ class Phone:
     async def join(self, code: str, name: str, seats: int) -> dict:
         self.latest, self.acted_version, self.joined = None, -1, False
         payload = {"code": code, "name": name}
-        if self.worker.cfg["kind"] == "bare":  # the bare server has no game to ask
+        if self.worker.cfg["kind"] != "real":  # the bench's own servers have no game to ask
             payload["seats"] = seats
         ack = await self.sio.call("join", payload, timeout=ACT_TIMEOUT)
         self.joined = isinstance(ack, dict) and bool(ack.get("ok"))
@@ -462,6 +532,10 @@ class Phone:
             await self.act(view, random.choice(options))
             self.changed.set()  # look again at whatever arrived meanwhile
 
+    async def send_act(self, view: dict, action: dict):
+        """The act; returns its ack."""
+        return await self.sio.call("act", {"version": view["version"], "action": action}, timeout=ACT_TIMEOUT)
+
     async def act(self, view: dict, action: dict) -> None:
         import socketio
 
@@ -475,7 +549,7 @@ class Phone:
         self.inflight = True
         sent = time.monotonic()
         try:
-            ack = await self.sio.call("act", {"version": view["version"], "action": action}, timeout=ACT_TIMEOUT)
+            ack = await self.send_act(view, action)
         except socketio.exceptions.TimeoutError:
             ack = {"ok": False, "error": {"code": "timeout"}}
         except Exception as exc:  # disconnected and friends
@@ -497,12 +571,89 @@ class Phone:
                 w.refused[f"{self.group.game} {action.get('type')}: {error} ({message})"] += 1
 
 
+class PeerPhone(Phone):
+    """A phone of the boardgame.io peer (bench/peer/server.js): the same phone, through
+    boardgame.io's protocol. It takes its seat over the Lobby API (credentials), then
+    `sync`s on the socket.io namespace /war; every state the server sends is a view (its
+    `_stateID` the version, `reveal` listed while this player's card is still face down);
+    an act is an `update` with a MAKE_MOVE action, and since boardgame.io acknowledges
+    nothing, its ack is the first state whose log holds this player's move (its version
+    that state's). A move no state shows within the act timeout counts as `timeout`."""
+
+    def __init__(self, worker: "Worker", group: "Group", index: int):
+        super().__init__(worker, group, index)
+        self.sio.handlers.pop("/", None)  # the peer speaks on its game's namespace only
+        self.sio.on("update", self.on_update, namespace=PEER_NAMESPACE)
+        self.sio.on("sync", self.on_sync, namespace=PEER_NAMESPACE)
+        self.player_id = str(index)
+        self.credentials: str | None = None
+        self.pending = None  # the future of the act in flight
+
+    def on_sync(self, match_id, info=None, *_rest) -> None:
+        if isinstance(info, dict):
+            self.on_state(match_id, info.get("state"), [], [match_id, info])
+
+    def on_update(self, match_id, state=None, log=None, *_rest) -> None:
+        self.on_state(match_id, state, log if isinstance(log, list) else [], [match_id, state, log])
+
+    def on_state(self, match_id, state, log: list, raw: list) -> None:
+        if not isinstance(state, dict) or not isinstance(state.get("_stateID"), int):
+            return
+        g, ctx = state.get("G") or {}, state.get("ctx") or {}
+        ended = ctx.get("gameover") is not None
+        mine = not ended and (g.get("faceUp") or {}).get(self.player_id, 0) is None \
+            and (g.get("hands") or {}).get(self.player_id, 0) > 0
+        if self.pending is not None and not self.pending.done():
+            for entry in log:
+                action = entry.get("action") if isinstance(entry, dict) else None
+                if isinstance(action, dict) and action.get("type") == "MAKE_MOVE" \
+                        and (action.get("payload") or {}).get("playerID") == self.player_id:
+                    self.pending.set_result(state["_stateID"])
+                    break
+        self.on_view({"code": match_id, "version": state["_stateID"], "status": "ended" if ended else "playing",
+                      "actions": [{"type": "reveal"}] if mine else []}, size=wire_size(raw))
+
+    async def connect(self) -> None:
+        await self.sio.connect(self.worker.cfg["url"], namespaces=[PEER_NAMESPACE], transports=["websocket"],
+                               wait_timeout=10)
+
+    async def join(self, code: str, name: str, seats: int) -> dict:
+        import asyncio
+
+        self.latest, self.acted_version, self.joined = None, -1, False
+        url = f"{self.worker.cfg['url']}/games/{PEER_GAME}/{code}/join"
+        status, body = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: http("POST", url, {"playerID": self.player_id, "playerName": name}))
+        if status != 200 or not isinstance(body, dict) or not body.get("playerCredentials"):
+            return {"ok": False, "error": {"code": f"HTTP {status}", "message": str(body)[:80]}}
+        self.credentials = body["playerCredentials"]
+        await self.sio.emit("sync", (code, self.player_id, self.credentials, seats), namespace=PEER_NAMESPACE)
+        self.joined = True
+        return {"ok": True}
+
+    async def send_act(self, view: dict, action: dict):
+        import asyncio
+
+        self.pending = asyncio.get_running_loop().create_future()
+        move = {"type": "MAKE_MOVE", "payload": {"type": action["type"], "args": [], "playerID": self.player_id,
+                                                 "credentials": self.credentials}}
+        try:
+            await self.sio.emit("update", (move, view["version"], self.group.code, self.player_id),
+                                namespace=PEER_NAMESPACE)
+            version = await asyncio.wait_for(self.pending, ACT_TIMEOUT)
+        except asyncio.TimeoutError:
+            return {"ok": False, "error": {"code": "timeout", "message": "no state showed the move"}}
+        finally:
+            self.pending = None
+        return {"ok": True, "version": version}
+
+
 class Group:
     """The phones of one table (whole tables stay in one process)."""
 
     def __init__(self, worker: "Worker", number: int, code: str, game: str, seats: int):
         self.worker, self.number, self.code, self.game = worker, number, code, game
-        self.phones = [Phone(worker, self, i) for i in range(seats)]
+        self.phones = [(PeerPhone if worker.cfg["kind"] == "peer" else Phone)(worker, self, i) for i in range(seats)]
         self.switching = False
         self.rejoins = 0
 
@@ -538,7 +689,7 @@ class Group:
     async def rejoin(self) -> None:
         """The game ended: the four phones sit down at a fresh table of the same game."""
         try:
-            code = await self.worker.new_table(self.game)
+            code = await self.worker.new_table(self.game, len(self.phones))
             if code is None:
                 return
             self.worker.tables_finished += 1
@@ -581,12 +732,18 @@ class Worker:
         task.add_done_callback(self.tasks.discard)
         return task
 
-    async def new_table(self, game: str) -> str | None:
+    async def new_table(self, game: str, seats: int) -> str | None:
         import asyncio
 
-        if self.cfg["kind"] == "bare":
+        if self.cfg["kind"] in ("bare", "echo"):
             return "B" + os.urandom(6).hex()
         loop = asyncio.get_running_loop()
+        if self.cfg["kind"] == "peer":
+            status, body = await loop.run_in_executor(None, lambda: peer_match(self.cfg["url"], seats))
+            if status == 200 and isinstance(body, dict) and body.get("matchID"):
+                return body["matchID"]
+            self.setup_errors[f"create match: HTTP {status}"] += 1
+            return None
         status, body = await loop.run_in_executor(None, lambda: http(
             "POST", self.cfg["url"] + "/api/tables", {"game": game, "options": {}}, self.cfg["token"]))
         if status == 201 and isinstance(body, dict) and body.get("code"):
@@ -657,7 +814,7 @@ class Worker:
         """(latencies, undelivered, latencies counting every phone, acts not sent to every phone).
 
         The server sends a view only to the viewers whose view the change altered
-        (app/tables.py `_views`): a phone sent nothing at version V must not count from
+        (app/service/tables/views.py `changed`): a phone sent nothing at version V must not count from
         its next view (which comes with somebody's later move, up to seconds later). So an
         act's latency ends when the last phone that got a view of exactly its version got
         it; if no phone got that version, at the first later view of each phone.
@@ -764,8 +921,10 @@ class Servers:
     a class; bare phones carry the sticky cookie set to their table's code, so a table's
     phones meet in one bare process (it keeps its tables in memory)."""
 
-    def __init__(self, args, tmp: Path):
-        self.args, self.tmp = args, tmp
+    def __init__(self, args, tmp: Path, preexec=_die_with_parent):
+        # preexec: what the real (embedded) server's process runs before it starts;
+        # bench/hostile.py adds an open-files limit there.
+        self.args, self.tmp, self.preexec = args, tmp, preexec
         self.root = Path(args.server_root).resolve()
         self.procs: list[subprocess.Popen] = []
         self.seed_instance: Path | None = None
@@ -777,7 +936,7 @@ class Servers:
         env = dict(os.environ, INSTANCE_PATH=str(instance), DATABASE_URL=f"sqlite:///{instance / 'bench.db'}",
                    SECRET_KEY="loadbench-secret", PUBLIC_URL=url, BOT_DELAY_SCALE="1",
                    SOCKET_RATE="1000000", SOCKET_BURST="1000000", PYTHONUNBUFFERED="1",
-                   SEATS_PER_ADDRESS="1000000")  # every phone joins from 127.0.0.1
+                   SEATS_PER_ADDRESS="1000000", CONNECTIONS_PER_ADDRESS="0")  # every phone is 127.0.0.1
         env.pop("ASYNC_MODE", None)  # the entry point's default: eventlet
         env.pop("SOCKETIO_MESSAGE_QUEUE", None)
         env.pop("PROXY_COUNT", None)
@@ -844,20 +1003,26 @@ class Servers:
         deploy = _deploy()
         listen = free_port()
         # One nginx worker process: this is a 2-core machine and nginx is not the subject.
+        # No cap per address: every phone of the bench is 127.0.0.1.
         nginx = deploy.start_nginx(ports, f"127.0.0.1:{listen}", self.tmp / f"nginx-{kind}-{label}",
-                                   worker_processes=1)
+                                   worker_processes=1, per_address=0)
         self.procs.append(nginx)
         url = f"http://127.0.0.1:{listen}"
         deploy.wait_ready(url, servers + [nginx])
         return Running(url, servers, [nginx], [self.redis_proc] if self.redis_proc else [])
 
     def entry(self, label: str, port: int) -> tuple:
-        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile."""
-        if not self.args.profile:
+        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile
+        or --real-nodelay (which runs it with TCP_NODELAY on its listening socket)."""
+        nodelay = getattr(self.args, "real_nodelay", False)
+        if not self.args.profile and not nodelay:
             return ("-m", "app")
-        out = Path(self.args.profile).resolve()
-        out.mkdir(parents=True, exist_ok=True)
-        return (str(Path(__file__).resolve().parent / "sample_server.py"), str(out / f"real-{label}-{port}.txt"))
+        out = "-"
+        if self.args.profile:
+            folder = Path(self.args.profile).resolve()
+            folder.mkdir(parents=True, exist_ok=True)
+            out = str(folder / f"real-{label}-{port}.txt")
+        return (str(Path(__file__).resolve().parent / "sample_server.py"), *(["--nodelay"] if nodelay else []), out)
 
     def start_real(self, label: str) -> Running:
         instance = self.tmp / f"real-{label}"
@@ -867,7 +1032,7 @@ class Servers:
             url = f"http://127.0.0.1:{port}"
             log = self.tmp / f"real-{label}.log"
             proc = start_process([self.args.server_python, *self.entry(label, port), "--host", "127.0.0.1",
-                                  "--port", str(port)], self.env(instance, url), self.root, log)
+                                  "--port", str(port)], self.env(instance, url), self.root, log, self.preexec)
             self.procs.append(proc)
             wait_http(url, proc, log)
             return Running(url, [proc])
@@ -900,6 +1065,8 @@ class Servers:
                    "--skip", ",".join(self.args.skip), "--bare-end-after", str(self.args.bare_end_after)]
             if self.redis_url:
                 cmd += ["--redis", self.redis_url]
+            if getattr(self.args, "nagle", False):
+                cmd += ["--nagle"]
             proc = start_process(cmd, env, self.root, log)
             self.procs.append(proc)
             servers.append(proc)
@@ -908,6 +1075,27 @@ class Servers:
         if not self.args.scaled:
             return Running(f"http://127.0.0.1:{ports[0]}", servers)
         return self._behind_nginx("bare", label, ports, servers)
+
+    def start_echo(self, label: str) -> Running:
+        """bench/echo_server.py: the least a Flask-SocketIO server can do for these phones."""
+        port = free_port()
+        log = self.tmp / f"echo-{label}.log"
+        cmd = [sys.executable, str(Path(__file__).resolve().parent / "echo_server.py"), str(port)]
+        proc = start_process(cmd + (["--nagle"] if getattr(self.args, "nagle", False) else []),
+                             dict(os.environ, PYTHONUNBUFFERED="1"), self.root, log)
+        self.procs.append(proc)
+        wait_http(f"http://127.0.0.1:{port}", proc, log)
+        return Running(f"http://127.0.0.1:{port}", [proc])
+
+    def start_peer(self, label: str) -> Running:
+        """bench/peer/server.js on Node (boardgame.io 0.50.2, NODE_ENV=production: no debug logging)."""
+        port = free_port()
+        log = self.tmp / f"peer-{label}.log"
+        proc = start_process([shutil.which("node") or "node", str(PEER / "server.js"), str(port)],
+                             dict(os.environ, NODE_ENV="production"), PEER, log)
+        self.procs.append(proc)
+        wait_http(f"http://127.0.0.1:{port}", proc, log)
+        return Running(f"http://127.0.0.1:{port}", [proc])
 
     def stop(self, running: Running | None) -> None:
         if running is None:
@@ -982,8 +1170,11 @@ def receive(pipe, proc, timeout: float, what: str):
     raise RuntimeError(f"load generator {proc.name} timed out before {what}")
 
 
-def run_load(args, kind: str, running: Running, tables: list[dict], token: str | None) -> dict:
-    """Phones on `tables` against one server; returns the aggregated measurements."""
+def run_load(args, kind: str, running: Running, tables: list[dict], token: str | None, on_go=None) -> dict:
+    """Phones on `tables` against one server; returns the aggregated measurements.
+
+    on_go(start, end), if given, is called once the phones were told to go, with the
+    measured window's bounds (time.time()): bench/hostile.py starts its attack there."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
@@ -1023,6 +1214,8 @@ def run_load(args, kind: str, running: Running, tables: list[dict], token: str |
         start, end = go_at + args.warmup, go_at + args.warmup + args.seconds
         for pipe in pipes:
             pipe.send(("go", {"go_at": go_at, "start": start, "end": end}))
+        if on_go is not None:
+            on_go(start, end)
         time.sleep(max(0.0, start - time.time()))
         pids, infra = running.server_pids, running.infra_pids()
         cpu0, busy0, t0 = [cpu_seconds(p) for p in pids], machine_busy(), time.monotonic()
@@ -1057,9 +1250,13 @@ def run_load(args, kind: str, running: Running, tables: list[dict], token: str |
     window = results[0]["window"]
     gen_cpu = [100 * r["cpu"] / r["window"] for r in results]
     lags = [x for r in results for x in r["lags"]]
+    accepted = sum(r["accepted"] for r in results)
+    server_cpu_s = sum(cpu1) - sum(cpu0)
     return {"kind": kind, "phones": phones, "joined": joined, "tables": len(tables),
-            "procs": len(results), "accepted": sum(r["accepted"] for r in results),
-            "moves_per_s": sum(r["accepted"] for r in results) / window,
+            "procs": len(results), "accepted": accepted,
+            "moves_per_s": accepted / window,
+            "acts_per_s": (accepted + sum(errors.values())) / window,
+            "cpu_ms_per_move": 1000 * server_cpu_s / accepted if accepted else float("nan"),
             "p50": 1000 * percentile(latencies, 50), "p95": 1000 * percentile(latencies, 95),
             "p99": 1000 * percentile(latencies, 99), "samples": len(latencies),
             "p99_every": 1000 * percentile([x for r in results for x in r["latencies_every"]], 99),
@@ -1081,6 +1278,17 @@ def run_load(args, kind: str, running: Running, tables: list[dict], token: str |
             "view_samples": [s for r in results for s in r["samples"]],
             "stall_retries": sum(r["stall_retries"] for r in results),
             "tables_finished": sum(r["tables_finished"] for r in results)}
+
+
+# The bare server's view when no real run gave one (--servers without real): a War-like
+# view, brought to the median size of the real server's views at 100 phones (War and the
+# other games mixed, December 2026).
+SYNTHETIC_VIEW_BYTES = 3500
+SYNTHETIC_VIEW = {"code": "B00000", "version": 1, "status": "playing", "seat": 0, "game": "war",
+                  "actions": [{"type": "reveal", "label": "Reveal your card"},
+                              {"type": "autoplay", "label": "Auto-play"}],
+                  "players": [{"seat": i, "name": f"Player {i}", "cards": 13, "connected": True} for i in range(4)],
+                  "log": [{"seat": 1, "text": "Player 1 revealed the 7 of hearts"}]}
 
 
 def pick_template(samples: list[dict], target: float, fallback: dict | None) -> dict:
@@ -1134,39 +1342,81 @@ def fmt_errors(errors: Counter) -> str:
     return ", ".join(f"{code} {n}" for code, n in errors.most_common())
 
 
-def report(rows: list[tuple[dict, dict | None]], args) -> str:
-    head = ("| phones | server | p50 ms | p95 ms | p99 ms | moves/s | errors (acts in window) | server CPU % "
-            "| server RSS MB | loadgen CPU % (procs, busiest) | p95 real/bare | moves/s real/bare |")
+def ratio(a: float, b: float, digits: int = 1) -> str:
+    return fmt(a / b, digits) if a == a and b == b and b > 0 else "–"
+
+
+def report(rows: list[dict], args) -> str:
+    """rows: per load, {kind: run_load's measurements}."""
+    head = ("| phones | server | p50 ms | p95 ms | p99 ms | acts/s sent | moves/s | CPU ms a move "
+            "| errors (acts in window) | server CPU % | server RSS MB | loadgen CPU % (procs, busiest) |")
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     flagged = lagged = False
-    for real, bare in rows:
-        for r in (real, bare):
-            if r is None:
-                continue
+    measured = [r for row in rows for r in row.values()]
+    for row in rows:
+        for r in row.values():
             warn = " ⚠cpu" if r["gen_cpu_max"] > 80 else ""
             if r["lag_p99"] > LAG_WARN:
                 warn += " ⚠lag"
             flagged |= "cpu" in warn
             lagged |= "lag" in warn
-            ratio_p95 = ratio_moves = ""
-            if r is real and bare is not None:
-                ratio_p95 = fmt(real["p95"] / bare["p95"], 1) if bare["p95"] > 0 else "–"
-                ratio_moves = fmt(real["moves_per_s"] / bare["moves_per_s"], 2) if bare["moves_per_s"] > 0 else "–"
             lines.append(
-                f"| {r['phones']} | {r['kind']} | {fmt(r['p50'])} | {fmt(r['p95'])} | {fmt(r['p99'])} "
-                f"| {fmt(r['moves_per_s'], 1)} | {fmt_errors(r['errors'])} | {fmt(r['server_cpu'])} "
+                f"| {r['phones']} | {r['kind']} | {fmt(r['p50'], 1)} | {fmt(r['p95'], 1)} | {fmt(r['p99'], 1)} "
+                f"| {fmt(r['acts_per_s'], 1)} | {fmt(r['moves_per_s'], 1)} | {fmt(r['cpu_ms_per_move'], 2)} "
+                f"| {fmt_errors(r['errors'])} | {fmt(r['server_cpu'])} "
                 f"| {fmt(r['server_rss'])} | {fmt(r['gen_cpu_sum'])} ({r['procs']}, {fmt(r['gen_cpu_max'])})"
-                f"{warn} | {ratio_p95} | {ratio_moves} |")
+                f"{warn} |")
+    others = [k for k in ("bare", "echo", "peer") if any(k in row for row in rows)]
+    if any("real" in row for row in rows) and others:
+        head = ("| phones | " + " | ".join(f"p95 real/{k}" for k in others) + " | "
+                + " | ".join(f"CPU a move real/{k}" for k in others) + " | "
+                + " | ".join(f"moves/s real/{k}" for k in others) + " |")
+        if "bare" in others and "echo" in others:
+            head += " p95 bare−echo ms |"
+        lines += ["", "Ratios (same phones, same pace: the same offered load):", "", head,
+                  "|" + "---|" * (head.count("|") - 1)]
+        for row in rows:
+            real = row.get("real")
+            if real is None:
+                continue
+            cells = [ratio(real["p95"], row[k]["p95"]) if k in row else "–" for k in others]
+            cells += [ratio(real["cpu_ms_per_move"], row[k]["cpu_ms_per_move"]) if k in row else "–" for k in others]
+            cells += [ratio(real["moves_per_s"], row[k]["moves_per_s"], 2) if k in row else "–" for k in others]
+            if "bare" in others and "echo" in others:
+                cells.append(fmt(row["bare"]["p95"] - row["echo"]["p95"], 1)
+                             if "bare" in row and "echo" in row else "–")
+            lines.append(f"| {real['phones']} | " + " | ".join(cells) + " |")
+    elif "bare" in others and "echo" in others:
+        lines += ["", "| phones | p95 bare−echo ms | p95 bare/echo |", "|---|---|---|"]
+        for row in rows:
+            if "bare" in row and "echo" in row:
+                lines.append(f"| {row['bare']['phones']} | {fmt(row['bare']['p95'] - row['echo']['p95'], 1)} "
+                             f"| {ratio(row['bare']['p95'], row['echo']['p95'])} |")
+    games = ", ".join(args.games) if args.games else "every playable game, mixed"
     notes = ["", f"Window {args.seconds:g} s after {args.warmup:g} s warm-up; pace {args.pace:g} s "
              f"± {100 * args.jitter:.0f} %; skipped action types: {', '.join(args.skip) or 'none'}; "
-             f"{os.cpu_count()} CPU cores shared by the server and the load generators.",
+             f"{os.cpu_count()} CPU cores shared by the servers and the load generators.",
+             f"Games: {games} (real, bare, echo); the peer plays its War-like game, tables of "
+             f"{min(4, max(2, args.table_size))}.",
              "Latency: act sent -> the last phone sent a view of the acked version has it (phones whose view "
-             "did not change are sent none)."]
-    for real, bare in rows:
-        for r in (real, bare):
-            if r is None:
-                continue
+             "did not change are sent none). CPU a move: the server's CPU seconds in the window over the acts "
+             "sent in it that it accepted. acts/s sent: accepted and refused.",
+             "Servers: real = python -m app (SQLite, eventlet" + (", TCP_NODELAY by --real-nodelay" if
+                                                                 getattr(args, "real_nodelay", False) else "")
+             + "); bare = Flask-SocketIO + eventlet, views of the real size, one per seat, War's rounds; "
+             "echo = bench/echo_server.py, one tiny view to the table's room per act; peer = boardgame.io "
+             "0.50.2 on Node (bench/peer/server.js). The bench's own servers run with TCP_NODELAY"
+             + (" OFF (--nagle)" if getattr(args, "nagle", False) else " (as Node and nginx do)") + "."]
+    if args.games != ["war"] and any("real" in row and ("bare" in row or "peer" in row) for row in rows):
+        notes.append("moves/s ratios with every game mixed: the real games' own rhythms (turns, bidding) are "
+                     "not War's rounds, which the bare server and the peer keep; --war compares like with like.")
+    for what, why in getattr(args, "skipped", {}).items():
+        notes.append(f"{what}: skipped ({why})")
+    for row in rows:
+        for r in row.values():
             extra = [f"{r['joined']}/{r['phones']} phones seated at {r['tables']} tables",
+                     *([f"medians of {len(r['p95_each'])} repeats (p95 each: "
+                        + ", ".join(fmt(x, 1) for x in r["p95_each"]) + " ms)"] if r.get("p95_each") else []),
                      f"{r['samples']} latency samples", f"median view {fmt(r['view_size'])} B",
                      f"{r['views']:,} views received",
                      f"other processes {fmt(max(0.0, r['other_cpu']))} % CPU (load average {r['load_avg']:.1f})",
@@ -1191,10 +1441,10 @@ def report(rows: list[tuple[dict, dict | None]], args) -> str:
             if r["refused"]:
                 extra.append("refused: " + "; ".join(f"{k} x{n}" for k, n in r["refused"].most_common(4)))
             notes.append(f"- {r['phones']} phones, {r['kind']}: " + "; ".join(extra))
-    busy = [r["other_cpu"] for pair in rows for r in pair if r is not None]
+    busy = [r["other_cpu"] for r in measured]
     if busy and max(busy) > 25:
         notes.append(f"⚠ other processes on this machine used up to {max(busy):.0f} % of a core during the "
-                     "windows: the server and the phones had less CPU than the table suggests; compare the "
+                     "windows: the servers and the phones had less CPU than the table suggests; compare the "
                      "ratios rather than the absolute numbers, or rerun on a quiet machine.")
     if flagged:
         notes.append("⚠cpu: a load-generator process used more than 80 % of a core: the phones themselves were a "
@@ -1225,8 +1475,25 @@ def parse_args(argv=None):
                         help="the Python that runs the real server (one worker): e.g. a venv with the project "
                              "installed without the test extras, as `bash scripts/run` makes it, whose server "
                              "does not load python-socketio's client stacks (aiohttp, requests: about 13 MB)")
-    parser.add_argument("--only", choices=["real", "both"], default="both",
-                        help="`real` skips the bare server (which copies its view from the real run)")
+    parser.add_argument("--servers", default=",".join(KINDS),
+                        help="which servers to measure, in this order (default: real,bare,echo,peer; without "
+                             "a real run the bare server sends a synthetic view of 3,500 B)")
+    parser.add_argument("--only", choices=["real", "both"], default=None,
+                        help="`real`: --servers real; `both`: --servers real,bare (as before issue 24)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="measure every server N times at each load, interleaved (real, bare, echo, peer, "
+                             "then again), and report the medians: on a shared machine one window can be unlucky")
+    parser.add_argument("--war", action="store_true",
+                        help="War tables only (--games war): one game's cost, comparable over time and with "
+                             "the peer's War-like game")
+    parser.add_argument("--nagle", action="store_true",
+                        help="the bench's own servers (bare, echo) keep eventlet's default, Nagle's algorithm "
+                             "on, as the bare server ran before issue 24 (views wait for delayed ACKs: "
+                             "about 40 ms)")
+    parser.add_argument("--real-nodelay", action="store_true",
+                        help="run the real server with TCP_NODELAY on its listening socket (through "
+                             "bench/sample_server.py, app/ untouched): what Nagle costs a --server-root "
+                             "checkout older than app/__main__.py's `listen`, which sets it itself")
     parser.add_argument("--scaled", type=int, default=0, metavar="N",
                         help="N workers on PostgreSQL and Redis behind nginx (deploy/), the bare server as N "
                              "processes behind the same nginx; default: one worker on SQLite, no proxy")
@@ -1250,6 +1517,17 @@ def parse_args(argv=None):
     args.loads = [int(x) for x in str(args.phones).split(",") if x.strip()]
     args.skip = [x for x in str(args.skip).split(",") if x]
     args.games = [x for x in args.games.split(",") if x]
+    if args.war:
+        args.games = ["war"]
+    if args.only == "real":
+        args.servers = "real"
+    elif args.only == "both":
+        args.servers = "real,bare"
+    args.servers = [x.strip() for x in str(args.servers).split(",") if x.strip()]
+    unknown = [x for x in args.servers if x not in KINDS]
+    if unknown or not args.servers:
+        parser.error(f"--servers: choose among {', '.join(KINDS)}")
+    args.skipped = {}  # server -> why it was not measured
     if any(n < args.table_size for n in args.loads):
         parser.error(f"every load needs at least one table of {args.table_size} phones")
 
@@ -1260,7 +1538,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     if args.bare_server:
         bare_server_main(args.bare_server, args.template, args.table_size, args.skip, args.bare_end_after,
-                         args.redis)
+                         args.redis, args.nagle)
         return 0
 
     def on_term(*_):
@@ -1270,48 +1548,93 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # also when started with SIGINT ignored
     tmp = Path(tempfile.mkdtemp(prefix="classroom-load-"))
     servers = Servers(args, tmp)
-    rows: list[tuple[dict, dict | None]] = []
+    rows: list[dict] = []  # per load: {kind: measurements}
     template = None
     started = time.monotonic()
+    kinds = list(args.servers)
     try:
         commit = subprocess.run(["git", "-C", str(servers.root), "log", "-1", "--format=%h %s"],
                                 capture_output=True, text=True).stdout.strip()[:72]
         print(f"$ python {' '.join(sys.argv)}\nserver: {servers.root}{f' ({commit})' if commit else ''}; "
               f"temp: {tmp}", flush=True)
+        if args.scaled and ("echo" in kinds or "peer" in kinds):
+            args.skipped["echo, peer"] = "--scaled runs the real and the bare server only"
+            kinds = [k for k in kinds if k not in ("echo", "peer")]
+        if "peer" in kinds:
+            why = peer_missing()
+            if why:
+                args.skipped["peer"] = why
+                kinds.remove("peer")
+        for what, why in args.skipped.items():
+            print(f"{what} skipped: {why}", flush=True)
         servers.prepare()
         for phones in args.loads:
-            label = str(phones)
-            real = bare = None
-            running = servers.start_real(label)
-            url = running.url
-            try:
-                token = login(url)
-                games = discover_games(url, token, args.games, args.table_size)
-                if not games:
-                    raise RuntimeError("GET /api/games lists no playable game: nothing to benchmark "
-                                       "(name one with --games, or run against a checkout that has one "
-                                       "with --server-root)")
-                tables = create_tables(url, token, plan_tables(games, phones))
-                print(f"[{phones} phones] real server on {url}: {len(tables)} tables of "
-                      f"{', '.join(f'{k} ({n} phones)' for k, n in games.items())}", flush=True)
-                real = run_load(args, "real", running, tables, token)
-                print(f"  real: p95 {fmt(real['p95'])} ms, {fmt(real['moves_per_s'], 1)} moves/s, "
-                      f"CPU {fmt(real['server_cpu'])} %", flush=True)
-            finally:
-                servers.stop(running)
-            template = pick_template(real["view_samples"], real["view_size"], template)
-            if args.only != "real":
-                running = servers.start_bare(label, template)
-                url = running.url
-                try:
-                    tables = [dict(t, code=f"B{i:05d}") for i, t in enumerate(tables)]
-                    print(f"[{phones} phones] bare server on {url}: view {wire_size(template)} B", flush=True)
-                    bare = run_load(args, "bare", running, tables, None)
-                    print(f"  bare: p95 {fmt(bare['p95'])} ms, {fmt(bare['moves_per_s'], 1)} moves/s, "
-                          f"CPU {fmt(bare['server_cpu'])} %", flush=True)
-                finally:
-                    servers.stop(running)
-            rows.append((real, bare))
+            row: dict = {}  # kind -> its measurements (the median of the repeats)
+            runs: dict = {}  # kind -> each repeat's
+            rows.append(row)
+
+            def keep(kind: str, result: dict) -> None:
+                runs.setdefault(kind, []).append(result)
+                row[kind] = combine(runs[kind])
+                summary(result)
+
+            for repeat in range(args.repeat):
+                label = str(phones) if repeat == 0 else f"{phones}r{repeat}"
+                if args.repeat > 1:
+                    print(f"[{phones} phones] repeat {repeat + 1} of {args.repeat}", flush=True)
+                plan = None
+                if "real" in kinds:
+                    running = servers.start_real(label)
+                    url = running.url
+                    try:
+                        token = login(url)
+                        games = discover_games(url, token, args.games, args.table_size)
+                        if not games:
+                            raise RuntimeError("GET /api/games lists no playable game: nothing to benchmark "
+                                               "(name one with --games, or run against a checkout that has one "
+                                               "with --server-root)")
+                        plan = create_tables(url, token, plan_tables(games, phones))
+                        print(f"[{phones} phones] real server on {url}: {len(plan)} tables of "
+                              f"{', '.join(f'{k} ({n} phones)' for k, n in games.items())}", flush=True)
+                        keep("real", run_load(args, "real", running, plan, token))
+                    finally:
+                        servers.stop(running)
+                    template = pick_template(runs["real"][-1]["view_samples"], runs["real"][-1]["view_size"], template)
+                if plan is None:  # no real run to copy: War tables, a synthetic view
+                    plan = [{"game": "war", "seats": args.table_size} for _ in range(phones // args.table_size)]
+                own = [dict(t, code=f"B{i:05d}") for i, t in enumerate(plan)]
+                if "bare" in kinds:
+                    view = template or pick_template([], SYNTHETIC_VIEW_BYTES, SYNTHETIC_VIEW)
+                    running = servers.start_bare(label, view)
+                    try:
+                        print(f"[{phones} phones] bare server on {running.url}: view {wire_size(view)} B"
+                              f"{'' if template else ' (synthetic: no real run to copy)'}", flush=True)
+                        keep("bare", run_load(args, "bare", running, own, None))
+                    finally:
+                        servers.stop(running)
+                if "echo" in kinds:
+                    running = servers.start_echo(label)
+                    try:
+                        print(f"[{phones} phones] minimal echo on {running.url}", flush=True)
+                        keep("echo", run_load(args, "echo", running, own, None))
+                    finally:
+                        servers.stop(running)
+                if "peer" in kinds:
+                    running = servers.start_peer(label)
+                    try:
+                        seats = min(4, max(2, args.table_size))
+                        matches = []
+                        for _ in range(phones // seats):
+                            status, body = peer_match(running.url, seats)
+                            if status != 200 or not isinstance(body, dict) or not body.get("matchID"):
+                                raise RuntimeError(f"the peer's POST /games/{PEER_GAME}/create answered {status}: "
+                                                   f"{body!r}")
+                            matches.append({"game": PEER_GAME, "seats": seats, "code": body["matchID"]})
+                        print(f"[{phones} phones] boardgame.io peer on {running.url}: {len(matches)} War-like "
+                              f"matches of {seats}", flush=True)
+                        keep("peer", run_load(args, "peer", running, matches, None))
+                    finally:
+                        servers.stop(running)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
@@ -1320,15 +1643,44 @@ def main(argv=None) -> int:
         return 2
     finally:
         servers.stop_all()
-        if rows:
+        if any(rows):
             print()
-            print(report(rows, args))
+            print(report([r for r in rows if r], args))
             print(f"\n(total {time.monotonic() - started:.0f} s)")
         if args.keep:
             print(f"logs kept in {tmp}")
         else:
             shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+MEDIANS = ("p50", "p95", "p99", "p99_every", "moves_per_s", "acts_per_s", "cpu_ms_per_move", "server_cpu",
+           "server_rss", "infra_cpu", "other_cpu", "load_avg", "gen_cpu_sum", "gen_cpu_max", "lag_p99", "lag_max",
+           "view_size")
+SUMS = ("accepted", "samples", "views", "undelivered", "partial", "stall_retries", "tables_finished")
+COUNTERS = ("errors", "refused", "stall_after", "setup_errors")
+
+
+def combine(results: list[dict]) -> dict:
+    """One server's repeats at one load (--repeat): the median of each measure, counts summed,
+    and every repeat's p95 (`p95_each`) for the notes."""
+    if len(results) == 1:
+        return results[0]
+    out = dict(results[-1])
+    for key in MEDIANS:
+        values = [r[key] for r in results if isinstance(r.get(key), (int, float)) and r[key] == r[key]]
+        out[key] = statistics.median(values) if values else float("nan")
+    for key in SUMS:
+        out[key] = sum(r[key] for r in results)
+    for key in COUNTERS:
+        out[key] = sum((Counter(r[key]) for r in results), Counter())
+    out["p95_each"] = [r["p95"] for r in results]
+    return out
+
+
+def summary(r: dict) -> None:
+    print(f"  {r['kind']}: p95 {fmt(r['p95'])} ms, {fmt(r['moves_per_s'], 1)} moves/s, "
+          f"CPU {fmt(r['server_cpu'])} % ({fmt(r['cpu_ms_per_move'], 2)} ms a move)", flush=True)
 
 
 if __name__ == "__main__":

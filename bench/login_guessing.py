@@ -56,27 +56,42 @@ def war_table(server: LiveServer) -> list[LivePhone]:
     return phones
 
 
-def ack_times(phones: list[LivePhone], moves: int, timeout: float = 120.0) -> list[float]:
-    """Seconds from `act` to its acknowledgement for `moves` accepted reveals."""
-    times: list[float] = []
-    deadline = time.monotonic() + timeout
-    while len(times) < moves:
-        assert time.monotonic() < deadline, f"only {len(times)} moves in {timeout} s"
-        assert phones[0].view["status"] == "playing", "the game ended: use fewer moves"
-        moved = False
-        for phone in phones:
-            if phone.can("reveal"):
-                t0 = time.perf_counter()
-                ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "reveal"}})
-                elapsed = time.perf_counter() - t0
-                if ack["ok"]:
-                    times.append(elapsed)
-                    moved = True
-                else:
-                    assert ack["error"]["code"] in ("stale", "not_your_turn"), ack
-        if not moved:
-            time.sleep(0.005)  # the other phone's move is on its way
-    return times
+class WarTable:
+    """Reveals at a two-phone War table, timed. A full-elimination War can end inside a
+    measure's moves (a lucky run of wars): then a fresh table is seated and the count
+    goes on, since the measure is about acknowledgements, not one game."""
+
+    def __init__(self, server: LiveServer):
+        self.server = server
+        self.phones = war_table(server)
+
+    def close(self) -> None:
+        for phone in self.phones:
+            phone.close()
+
+    def ack_times(self, moves: int, timeout: float = 120.0) -> list[float]:
+        """Seconds from `act` to its acknowledgement for `moves` accepted reveals."""
+        times: list[float] = []
+        deadline = time.monotonic() + timeout
+        while len(times) < moves:
+            assert time.monotonic() < deadline, f"only {len(times)} moves in {timeout} s"
+            if self.phones[0].view["status"] != "playing":
+                self.close()
+                self.phones = war_table(self.server)
+            moved = False
+            for phone in self.phones:
+                if phone.can("reveal"):
+                    t0 = time.perf_counter()
+                    ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "reveal"}})
+                    elapsed = time.perf_counter() - t0
+                    if ack["ok"]:
+                        times.append(elapsed)
+                        moved = True
+                    else:
+                        assert ack["error"]["code"] in ("stale", "not_your_turn", "game_over"), ack
+            if not moved:
+                time.sleep(0.005)  # the other phone's move is on its way
+        return times
 
 
 class Guessers:
@@ -112,15 +127,14 @@ class Guessers:
 
 def measure(server: LiveServer, moves: int, guessers: int) -> dict:
     """Ack times of a War table's moves, quiet and with `guessers` password guessers."""
-    phones = war_table(server)
+    table = WarTable(server)
     try:
-        ack_times(phones, 10)  # warm-up
-        quiet = ack_times(phones, moves)
+        table.ack_times(10)  # warm-up
+        quiet = table.ack_times(moves)
         with Guessers(server.url, guessers) as guessing:
-            guessed = ack_times(phones, moves)
+            guessed = table.ack_times(moves)
     finally:
-        for phone in phones:
-            phone.close()
+        table.close()
     return {"quiet_p50": statistics.median(quiet), "quiet_p95": p95(quiet),
             "guessed_p50": statistics.median(guessed), "guessed_p95": p95(guessed),
             "p50_ratio": statistics.median(guessed) / statistics.median(quiet),

@@ -6,7 +6,8 @@ same length (the same number of pages of plain paragraphs) in the same run.
     .venv/bin/python bench/reports.py war 100
 
 Games are seeded through the table service on a temporary SQLite database (computer
-logic in every seat, tests/report_seed.py), so seeding time is not counted."""
+logic in every seat, tests/report_seed.py), so seeding time is not counted. Runs in the
+environment `bash scripts/run` creates (no test extras needed)."""
 from __future__ import annotations
 
 import io
@@ -18,8 +19,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from conftest import make_app  # noqa: E402
 from report_seed import play  # noqa: E402
+
+from app import create_app  # noqa: E402
+from app.extensions import services  # noqa: E402
+
+
+def make_app(tmp_path: Path):
+    """The test suite's settings (tests/conftest.py) without importing pytest: computer
+    players move at once and the socket budget is out of the way."""
+    return create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'bench.db'}", "TESTING": True,
+                       "SECRET_KEY": "bench-secret", "BOT_DELAY_SCALE": 0.0, "PUBLIC_URL": "http://class.example:5000",
+                       "SOCKET_RATE": 100000.0, "SOCKET_BURST": 100000.0})
 
 
 def plain_pdf_seconds(pages: int) -> float:
@@ -37,13 +48,28 @@ def count_pages(pdf: bytes) -> int:
     return len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
 
 
+def needs() -> str | None:
+    """What the environment `bash scripts/run` made lacks for this bench, as the command to get it."""
+    try:
+        import pypdf  # noqa: F401 - a test extra: the page counts
+    except ImportError:
+        return ("bench/reports.py counts pages with pypdf, one of the test extras. Install it with\n"
+                "    .venv/bin/python -m pip install 'pypdf>=4'\n"
+                "or run `bash scripts/test` once (it installs the test extras into the same .venv).")
+    return None
+
+
 def main() -> None:
+    missing = needs()
+    if missing:
+        print(missing, file=sys.stderr)
+        raise SystemExit(2)
     game = sys.argv[1] if len(sys.argv) > 1 else "war"
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 100
     tmp = Path(tempfile.mkdtemp())
     app = make_app(tmp)
-    tables = app.extensions["tables"]
-    fac = app.extensions["accounts"].add("bench", "bench-password-1")
+    tables = services(app).tables
+    fac = services(app).accounts.add("bench", "bench-password-1")
     names = {"war": ["Ana", "Ben", "Cara"], "water_cycle": ["Ana", "Ben", "Cara", "Dev"],
              "storm_war": ["Ana", "Ben", "Cara"], "wizard": ["Ana", "Ben"]}.get(game, ["Ana", "Ben"])
     try:
@@ -85,15 +111,15 @@ def main() -> None:
                   f"{time.perf_counter() - began:.2f} s")
             today = date.today()
             began = time.perf_counter()
-            pdf = playtest_pdf(tables, app.extensions["db"], fac.id, game, today, today)
+            pdf = playtest_pdf(tables, services(app).db, fac.id, game, today, today)
             playtest_s = time.perf_counter() - began
             n = count_pages(pdf)
             plain = plain_pdf_seconds(n)
             print(f"playtest report of {count} {game} tables: {playtest_s:.2f} s, {n} pages (aim < 15 s); "
                   f"plain WeasyPrint pages of the same length: {plain:.2f} s (ratio {playtest_s / plain:.1f}x)")
     finally:
-        app.extensions["notifier"].scheduler.stop()
-        app.extensions["db"].dispose()
+        services(app).notifier.scheduler.stop()
+        services(app).db.dispose()
 
 
 if __name__ == "__main__":

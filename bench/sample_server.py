@@ -1,6 +1,12 @@
 """`python -m app …` under a sampling profiler (bench/classroom_load.py --profile).
 
-    python bench/sample_server.py OUT.txt --host 127.0.0.1 --port 8000
+    python bench/sample_server.py [--nodelay] OUT.txt --host 127.0.0.1 --port 8000
+    python bench/sample_server.py --nodelay - --host 127.0.0.1 --port 8000   # no profile
+
+`--nodelay` (bench/classroom_load.py --real-nodelay) sets TCP_NODELAY on the server's
+listening socket, which its connections inherit, without touching app/: what the real
+server's latencies would be without Nagle's algorithm holding back a view while the
+phone's ACK of the previous one is delayed (bench/echo_server.py). OUT `-` samples nothing.
 
 Every 2 ms of the process's CPU time (ITIMER_PROF: an idle server is not sampled) the
 running Python stack is counted (SAMPLE_MEMORY=1: also where the memory is, by
@@ -22,8 +28,18 @@ INTERVAL = 0.002
 
 
 def main() -> None:
-    out = sys.argv[1]
-    sys.argv = ["app"] + sys.argv[2:]
+    args = sys.argv[1:]
+    if args and args[0] == "--nodelay":
+        args = args[1:]
+        from echo_server import nodelay_listen  # bench/ is sys.path[0]; app/__main__ then monkey-patches
+
+        nodelay_listen()
+    out = args[0]
+    sys.argv = ["app"] + args[1:]
+    if out == "-":
+        sys.path[0] = os.getcwd()
+        runpy.run_module("app", run_name="__main__", alter_sys=True)
+        return
     sys.path[0] = os.getcwd()  # the checkout being measured (started with cwd there), not bench/
     stacks: collections.Counter = collections.Counter()
 

@@ -46,7 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.engines.contract import strip_label  # noqa: E402
-from app.engines.war import cards, engine as war  # noqa: E402
+from app.engines.war import cards, engine as war, game as play  # noqa: E402  play: the contract, runs too
 
 NAMES = ["P0", "P1"]
 AIM = 5.0                                  # the issue's target: engine within 5x of the minimal loop
@@ -62,17 +62,17 @@ RUN_MODES = ("tournament", "survival")     # solo runs (runs.py): measured in se
 
 def play_engine(seed: int, length: str = "full_elimination", clock_rounds: int | None = None) -> dict:
     """One seeded 2-player game; returns its length, how it ended and what intervened."""
-    state = war.new({"mode": "classic", "length": length}, NAMES, seed)
+    state = play.new({"mode": "classic", "length": length}, NAMES, seed)
     rounds, shuffled, sudden = 0, False, False
     started = time.perf_counter()
-    while war.result(state) is None:
+    while play.result(state) is None:
         if clock_rounds is not None and rounds >= clock_rounds:
-            state, entries = war.apply(state, war.SYSTEM, {"type": "time_up"})
+            state, entries = play.apply(state, war.SYSTEM, {"type": "time_up"})
             break
         for seat in (0, 1):
-            for action in war.actions(state, seat):
+            for action in play.actions(state, seat):
                 if action["type"] == "reveal":
-                    state, entries = war.apply(state, seat, strip_label(action))
+                    state, entries = play.apply(state, seat, strip_label(action))
                     for e in entries:
                         if e["t"] == "shuffle":
                             shuffled = True
@@ -81,7 +81,7 @@ def play_engine(seed: int, length: str = "full_elimination", clock_rounds: int |
                     break
         rounds += 1
     elapsed = time.perf_counter() - started
-    res = war.result(state)
+    res = play.result(state)
     return {"battles": state["battle"], "reason": res["reason"], "winners": res["winners"],
             "shuffled": shuffled, "sudden": sudden, "seconds": elapsed}
 
@@ -89,22 +89,22 @@ def play_engine(seed: int, length: str = "full_elimination", clock_rounds: int |
 def play_mode(mode: str, level: str, seed: int, max_moves: int = 200_000) -> dict:
     """One seeded game of `mode` with every seat a computer at `level` (see part 4)."""
     seats = [f"P{i}" for i in range(MODE_SEATS.get(mode, 2))]
-    state = war.new({"mode": mode, "computer_level": level}, seats, seed)
+    state = play.new({"mode": mode, "computer_level": level}, seats, seed)
     # A random.Random per seat, as the platform hands its computer seats (tables.py):
     # Power and Wager bots draw from rng.random().
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(seats))]
     battles, moves, stalled = 0, 0, False
     started = time.perf_counter()
-    while war.result(state) is None and moves < max_moves:
+    while play.result(state) is None and moves < max_moves:
         moved = False
         for seat in range(len(seats)):
-            offered = war.actions(state, seat)
+            offered = play.actions(state, seat)
             if not offered:
                 continue
-            choice = war.bot(war.view(state, seat), offered, rngs[seat])
+            choice = play.bot(play.view(state, seat), offered, rngs[seat])
             if choice is None:
                 continue
-            state, entries = war.apply(state, seat, strip_label(choice))
+            state, entries = play.apply(state, seat, strip_label(choice))
             battles += sum(e["t"] in ("win", "carry") for e in entries)
             moves += 1
             moved = True
@@ -119,7 +119,7 @@ def play_mode(mode: str, level: str, seed: int, max_moves: int = 200_000) -> dic
 
 def initial_ranks(seed: int) -> tuple[list[int], list[int]]:
     """Both decks (ranks, top first) exactly as the engine's `new()` deals them."""
-    s = war.new({"mode": "classic"}, NAMES, seed)
+    s = play.new({"mode": "classic"}, NAMES, seed)
     return tuple([cards.rank_of(s["faces"][c]) for c in deck] for deck in s["decks"])
 
 
@@ -170,16 +170,16 @@ def play_minimal(d0: list[int], d1: list[int], cap: int = war.BATTLE_LIMIT) -> t
 def play_run(kind: str, seed: int) -> dict:
     """One seeded run; every action through the engine's public functions, as a
     seat handed to the computer would play it (its opponents play inside)."""
-    state = war.new({"mode": kind}, ["P0"], seed)
+    state = play.new({"mode": kind}, ["P0"], seed)
     rng = random.Random(seed)
     started = time.perf_counter()
-    while war.result(state) is None:
-        action = war.bot(war.view(state, 0), war.actions(state, 0), rng)
-        state, _ = war.apply(state, 0, {k: v for k, v in action.items() if k != "label"})
+    while play.result(state) is None:
+        action = play.bot(play.view(state, 0), play.actions(state, 0), rng)
+        state, _ = play.apply(state, 0, {k: v for k, v in action.items() if k != "label"})
     seconds = time.perf_counter() - started
     run = state["run"]
     return {"seconds": seconds, "battles": sum(h["battles_played"] for h in run["history"]),
-            "tables": len(run["history"]), "cleared": run["cleared"], "reason": war.result(state)["reason"]}
+            "tables": len(run["history"]), "cleared": run["cleared"], "reason": play.result(state)["reason"]}
 
 
 def runs_section(games: int) -> None:

@@ -72,7 +72,7 @@ def wait_ready(url: str, procs: list[subprocess.Popen], timeout: float = 60.0) -
 
 
 def start_nginx(ports: list[int], listen: int | str, run_dir: Path, sticky: str = "cookie",
-                worker_processes: int | str = 1) -> subprocess.Popen:
+                worker_processes: int | str = 1, per_address: int | None = None) -> subprocess.Popen:
     """nginx in the foreground (so stopping the process stops it), its files under run_dir."""
     nginx = find_nginx()
     if nginx is None:
@@ -84,7 +84,9 @@ def start_nginx(ports: list[int], listen: int | str, run_dir: Path, sticky: str 
         (run_dir / name).mkdir(exist_ok=True)
         (run_dir / name).chmod(0o777)
     conf = run_dir / "nginx.conf"
-    conf.write_text(standalone_config(ports, listen, str(run_dir), sticky=sticky, worker_processes=worker_processes))
+    door = {} if per_address is None else {"per_address": per_address}  # None: nginx_conf's default
+    conf.write_text(standalone_config(ports, listen, str(run_dir), sticky=sticky, worker_processes=worker_processes,
+                                      **door))
     check = subprocess.run([nginx, "-t", "-p", str(run_dir), "-c", str(conf), "-e", str(run_dir / "error.log")],
                            capture_output=True, text=True)
     if check.returncode != 0:

@@ -37,9 +37,13 @@ if [ ! -x "$VENV/bin/python" ]; then
   fi
 fi
 
-# WeasyPrint (the PDF reports) loads Pango from the system.
+# WeasyPrint (the PDF reports) loads Pango from the system; Noto's fonts print students' names in
+# the scripts the shipped DejaVu lacks (CJK, Devanagari, Thai; app/reports/render_worker.py).
 if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p 2>/dev/null | grep -q "libpango-1.0"; then
-  need_root_or_say "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core" "the Pango text library for PDF reports"
+  need_root_or_say "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk" \
+    "the Pango text library and fonts for PDF reports"
+elif command -v dpkg >/dev/null 2>&1 && ! { dpkg -s fonts-noto-core && dpkg -s fonts-noto-cjk; } >/dev/null 2>&1; then
+  need_root_or_say "fonts-noto-core fonts-noto-cjk" "the fonts that print names in every script in PDF reports"
 fi
 
 # Install (again) only when pyproject.toml changed since the last install; an

@@ -5,6 +5,7 @@ Outside CI a machine without /usr/bin/chromium skips the browser tests; in CI
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -16,6 +17,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 FACILITATOR_PASSWORD = "browser-pass-1"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def installed_games() -> list[str]:
+    """The games the live server plays: every package under app/engines/, not the test
+    games another test module may have registered in this process."""
+    from app import engines
+    return [key for key in engines.keys() if engines.get(key).__name__.startswith("app.engines.")]
 
 
 def launch_browser():
@@ -65,6 +73,39 @@ def seen_text(page, text, timeout=30_000):
     page.wait_for_function("text => Boolean((window.__seen || {})[text])", arg=text, timeout=timeout)
 
 
+def click_until(button, done, tries=3, timeout=8_000):
+    """Click `button` until the locator `done` shows. A click can be lost on a loaded
+    machine: the view it was meant for is redrawn between the press and the release
+    (the click then lands on no button), or a timer's change made the move stale (the
+    page says so and has the fresh view). Either way the button is still there, and
+    clicking it again is what a person would do."""
+    for attempt in range(tries):
+        button.click()
+        try:
+            done.wait_for(timeout=timeout)
+            return
+        except Exception as timeout_or_other:
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+            if not isinstance(timeout_or_other, PlaywrightTimeout) or attempt == tries - 1 or not button.count():
+                raise
+
+
+# Words of the interface (buttons, headings, status lines) that a screen in another
+# language never shows (tests/test_i18n_browser.py, the layout walks in Spanish).
+ENGLISH_UI_WORDS = ["Reveal", "Battle", "Waiting", "Deck", "cards", "Play again", "Join another game", "won",
+                    "Auto-play", "Players", "Your", "Turn", "Table code", "Next", "Join", "the teacher",
+                    "Game over", "wins", "Connected", "Help", "Crisis card", "vote", "Vote", "spell", "Jobsite",
+                    "You", "Tap", "draw", "Draw", "Pass", "Continue", "Roll", "energy", "Ready"]
+
+
+def english_words(page) -> list[str]:
+    """The interface's English words on the page (see ENGLISH_UI_WORDS)."""
+    import re
+
+    text = page.locator("body").inner_text()
+    return [w for w in ENGLISH_UI_WORDS if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
+
+
 def shot(page, name):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
@@ -102,9 +143,59 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def pseudo_server(tmp_path_factory):
+    """The real server that also speaks the pseudo-locale (app/i18n/pseudo.py): every text
+    accented, about a third longer and bracketed, so a layout walk in it finds what a longer
+    language would cut. `pseudo_root` is its catalogs' folder (for the test's own look-ups:
+    `server_speaking`)."""
+    from app.i18n import pseudo
+
+    root = tmp_path_factory.mktemp("pseudo-locale")
+    pseudo.write(root)
+    srv = start_server(tmp_path_factory.mktemp("pseudo-browser"), EXTRA_TRANSLATIONS=str(root))
+    srv.pseudo_root = root
+    yield srv
+    srv.stop()
+
+
+@contextlib.contextmanager
+def server_speaking(request, lang):
+    """The module's server, or the pseudo-locale's for `lang` "eo" (with this process's
+    app.i18n reading its catalogs too, for labels the test looks up in the page's language)."""
+    from app import i18n
+
+    if lang != "eo":
+        yield request.getfixturevalue("server")
+        return
+    srv = request.getfixturevalue("pseudo_server")
+    i18n.set_extra_roots([srv.pseudo_root])
+    try:
+        yield srv
+    finally:
+        i18n.set_extra_roots([])
+
+
+@pytest.fixture(scope="module")
 def generic_server(tmp_path_factory):
     """The real server told about Dice Race, the test-only game with no UI module of its own."""
     srv = start_server(tmp_path_factory.mktemp("generic"), GAME_MODULES="testgames.dicerace",
                        PYTHONPATH=str(Path(__file__).resolve().parent))
     yield srv
     srv.stop()
+
+
+def new_game_form(page, url, game, mode="table", more=False):
+    """The teacher's short form for a new game (the dashboard's game card leads to it):
+    `mode` is the choice table | class | device; logs in on the way if asked to; `more`
+    opens the form's More options, where every option of the game is. Returns the form."""
+    page.goto(f"{url}/facilitator/new/{game}" + ("" if mode == "table" else f"?as={mode}"))
+    if page.get_by_label("Password").count():
+        page.get_by_label("Name").fill("teacher")
+        page.get_by_label("Password").fill(FACILITATOR_PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(f"**/facilitator/new/{game}*")
+    form = page.locator(f'form.mode-form[data-mode="{mode}"]')
+    form.wait_for()
+    if more:
+        form.locator("details.more-options > summary").click()
+    return form

@@ -1,9 +1,12 @@
 """Shared fixtures: a fresh app on a temporary SQLite database per test."""
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from app import create_app
+from app.extensions import services
 
 PASSWORD = "correct-horse-1"
 
@@ -23,29 +26,35 @@ def app(tmp_path, request):
     marker = request.node.get_closest_marker("app_config")
     app = make_app(tmp_path, **(marker.kwargs if marker else {}))
     yield app
-    app.extensions["notifier"].scheduler.stop()
-    app.extensions["presence"].stop()
-    app.extensions["db"].dispose()
+    services(app).notifier.scheduler.stop()
+    services(app).presence.stop()
+    services(app).db.dispose()
 
 
 @pytest.fixture
 def tables(app):
-    return app.extensions["tables"]
+    return services(app).tables
 
 
 @pytest.fixture
 def teacher(app):
-    return app.extensions["accounts"].add("teacher", PASSWORD)
+    return services(app).accounts.add("teacher", PASSWORD)
 
 
 @pytest.fixture
 def other_teacher(app):
-    return app.extensions["accounts"].add("other", PASSWORD)
+    return services(app).accounts.add("other", PASSWORD)
 
 
 @pytest.fixture
 def teacher_token(app, teacher):
-    return app.extensions["accounts"].issue_token(teacher.id)
+    return services(app).accounts.issue_token(teacher.id)
+
+
+@pytest.fixture
+def auth(teacher_token):
+    """The teacher's API headers (a Bearer token)."""
+    return {"Authorization": f"Bearer {teacher_token}"}
 
 
 @pytest.fixture
@@ -70,20 +79,28 @@ def phone(app):
         p.close()
 
 
-@pytest.fixture
-def postgres_schema():
-    """A private schema in the machine's PostgreSQL `test` database, dropped afterwards."""
+@contextlib.contextmanager
+def new_postgres_schema():
+    """The URL of a private schema in the machine's PostgreSQL `test` database, dropped afterwards."""
     import uuid
 
     from sqlalchemy import text
 
-    from app.db import make_engine
+    from app.store.db import make_engine
 
     schema = "live_" + uuid.uuid4().hex[:10]
     admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)  # it only makes schemas
     with admin.begin() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
-    yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
-    with admin.begin() as conn:
-        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+    try:
+        yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def postgres_schema():
+    with new_postgres_schema() as url:
+        yield url

@@ -131,14 +131,14 @@ class Store:
     """The table service of the test process, on the server's database (read-only use)."""
 
     def __init__(self, url: str):
-        from app.db import make_engine
-        from app.tables import TableService
+        from app.store.db import make_engine
+        from app.service.tables import TableService
 
         self.engine = make_engine(url, migrate=False)
         self.tables = TableService(self.engine)
 
     def events(self, code: str) -> dict[int, tuple[str, dict]]:
-        from app.models import Event, GameTable
+        from app.store.models import Event, GameTable
 
         with Session(self.engine) as s:
             table = s.exec(select(GameTable).where(GameTable.code == code)).one()

@@ -44,10 +44,11 @@ class LiveServer:
         return subprocess.run([sys.executable, "-m", "flask", "--app", "app", *args], cwd=ROOT, env=self.env,
                               capture_output=True, text=True, timeout=60)
 
-    def start(self, timeout: float = 30.0) -> None:
+    def start(self, timeout: float = 30.0, **popen) -> None:
+        """Start and wait until it serves; `popen`: more of Popen's arguments (e.g. preexec_fn)."""
         self.proc = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
                                      cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True)
+                                     text=True, **popen)
         threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -87,8 +88,9 @@ class LiveServer:
         return requests.post(self.url + "/api/login", json={"name": name, "password": password},
                              timeout=10).json()["token"]
 
-    def create_table(self, token: str, game: str = "war") -> str:
-        response = requests.post(self.url + "/api/tables", json={"game": game},
+    def create_table(self, token: str, game: str = "war", **body) -> str:
+        """A table through the API; `body` adds fields (lesson_minutes=20, say)."""
+        response = requests.post(self.url + "/api/tables", json=dict(body, game=game),
                                  headers={"Authorization": f"Bearer {token}"}, timeout=10)
         assert response.status_code == 201, response.text
         return response.json()["code"]
@@ -150,6 +152,12 @@ class LivePhone:
     def can(self, kind):
         return bool(self.view) and any(a["type"] == kind for a in self.view["actions"])
 
+    def listed(self, kind) -> dict:
+        """The action of that kind as the view lists it, label dropped: what a phone sends
+        (a War reveal names its battle, so it counts even if another seat moved meanwhile)."""
+        action = next(a for a in self.view["actions"] if a["type"] == kind)
+        return {k: v for k, v in action.items() if k != "label"}
+
     def close(self):
         self.sio.disconnect()
 
@@ -162,8 +170,14 @@ def play_live(phones, until=lambda v: v["status"] == "ended", limit=20000):
             return acked
         moved = False
         for phone in phones:
-            if phone.can("reveal"):
-                ack = phone.call("act", {"version": phone.view["version"], "action": {"type": "reveal"}})
+            view = phone.view  # one view: the reveal it lists (naming its battle) and its version
+            reveal = next((a for a in view["actions"] if a["type"] == "reveal"), None) if view else None
+            if reveal is not None:
+                # As a phone sends it: a reveal naming its battle counts even when a tablemate's
+                # move got in first (a bare one counts only from the current version, and four
+                # phones on a loaded machine could keep one another stale).
+                action = {k: v for k, v in reveal.items() if k != "label"}
+                ack = phone.call("act", {"version": view["version"], "action": action})
                 if ack["ok"]:
                     acked.append(ack["version"])
                     moved = True

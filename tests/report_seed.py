@@ -55,7 +55,8 @@ def play(tables, facilitator_id: int, game: str, names: list[str], *, options: d
         except Exception:  # noqa: BLE001 - a refusal (stale etc.): try again with the fresh state
             continue
         if i in (5, 50) and notes:
-            for author, text in notes:
-                tables.add_note(code, author, text)
+            for author, text in notes:  # a teacher's note is written by its role, not its name
+                role = "teacher" if author.startswith("Facilitator ") else "seat"
+                tables.add_note(code, text, role=role, author=author, seat=0 if role == "seat" else None)
             notes = ()
     return code

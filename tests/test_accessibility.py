@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from browser import FACILITATOR_PASSWORD, PHONE, browser, server, shot  # noqa: F401  (fixture)
+from browser import FACILITATOR_PASSWORD, PHONE, browser, new_game_form, server, shot  # noqa: F401  (fixture)
 from live import LivePhone
 
 pytestmark = pytest.mark.browser
@@ -28,7 +28,7 @@ def violations(page):
 
 def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     token = server.api_token("teacher", FACILITATOR_PASSWORD)
-    code = server.create_table(token)
+    code = server.create_table(token, lesson_minutes=20)  # its pages show the lesson clock
     phones = [LivePhone(server.url) for _ in range(2)]
     for phone, name in zip(phones, ["Ana", "Ben"]):
         phone.join(code, name)
@@ -45,8 +45,11 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
     fac.get_by_label("Name").fill("teacher")
     fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     fac.get_by_role("button", name="Log in").click()
-    fac.get_by_role("heading", name="Games").wait_for()
+    fac.get_by_role("heading", name="New game").wait_for()
     problems["dashboard"] = violations(fac)
+    for mode in ("table", "class", "device"):
+        new_game_form(fac, server.url, "war", mode, more=True)
+        problems[f"new game ({mode})"] = violations(fac)
     fac.goto(f"{server.url}/facilitator/tables/{code}")
     fac.locator(".war-seat").first.wait_for()
     problems["facilitator table"] = violations(fac)
@@ -68,6 +71,7 @@ def test_pages_pass_axe_wcag_aa(server, browser):  # noqa: F811
 
     board.goto(f"{server.url}/board/{code}")
     board.locator(".war-seat").first.wait_for()
+    board.locator("#lesson-clock .countdown").wait_for()
     problems["board"] = violations(board)
 
     phone_ctx = browser.new_context(bypass_csp=True, reduced_motion="reduce", **PHONE)
@@ -186,7 +190,7 @@ def test_every_game_passes_axe_mid_game(server, browser, game):  # noqa: F811
         fac.get_by_label("Name").fill("teacher")
         fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
         fac.get_by_role("button", name="Log in").click()
-        fac.get_by_role("heading", name="Games").wait_for()
+        fac.get_by_role("heading", name="New game").wait_for()
         fac.goto(f"{server.url}/facilitator/tables/{code}")
         fac.locator("#game-root *").first.wait_for()
         fac.wait_for_timeout(400)

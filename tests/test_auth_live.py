@@ -11,8 +11,8 @@ import pytest
 import requests
 from sqlalchemy import func, select
 
-from app.db import make_engine
-from app.models import Facilitator
+from app.store.db import make_engine
+from app.store.models import Facilitator
 
 from live import LiveServer
 from test_auth import add_setup_token, db_url  # noqa: F401  (db_url: the SQLite/PostgreSQL fixture)
@@ -33,9 +33,11 @@ def test_eight_password_guessers_barely_slow_a_tables_acknowledgements(tmp_path)
         server.stop()
     print(report(result, 8))
     assert result["answers"] == [401] and result["guesses"] >= 8  # they were guessing, and being checked
-    # Hashing on the event loop took p95 from 8 ms to 1.7 s (x200); off it, a few x at worst
-    # on a busy machine (the precise figures: bench/login_guessing.py).
-    assert result["p95_ratio"] < 5
+    # Hashing on the event loop took p95 from 8 ms to 1.7 s (x200); off it, a few x on a quiet
+    # machine (the precise figures: bench/login_guessing.py). The bound only tells the two
+    # apart: eight hashing threads on a 2-core CI machine sharing it with the server and the
+    # phones, against a quiet p95 of a few ms, went over 5x once.
+    assert result["p95_ratio"] < 25
 
 
 def setup_form(session: requests.Session, link: str) -> dict:

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser import (FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, no_dialogs,  # noqa: F401
+from browser import (FACILITATOR_PASSWORD, PHONE, browser, join_on_phone, new_game_form, no_dialogs,  # noqa: F401
                      server, shot)  # (browser, server: fixtures)
 from live import end_table
 
@@ -26,11 +26,7 @@ def tap(locator):
 def _facilitator_page(server, browser):  # noqa: F811
     """A logged-in facilitator who just created a War table: (page, table code)."""
     fac = browser.new_context().new_page()
-    fac.goto(server.url + "/facilitator/")
-    fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
-    fac.get_by_role("button", name="Log in").click()
-    fac.get_by_role("button", name="Create a War table").click()
+    new_game_form(fac, server.url, "war").get_by_role("button", name="Create a War table").click()
     fac.wait_for_url(re.compile(r"/facilitator/tables/[A-Z0-9]{6}$"))
     return fac, fac.url.rsplit("/", 1)[1]
 

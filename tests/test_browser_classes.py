@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from browser import (FACILITATOR_PASSWORD, browser, join_on_phone, no_dialogs, remember_text, seen_text,  # noqa: F401
+from browser import (FACILITATOR_PASSWORD, browser, join_on_phone, new_game_form, no_dialogs, remember_text,  # noqa: F401
+                     seen_text,
                      server, shot)  # (fixtures)
 from live import LivePhone
 
@@ -27,10 +28,7 @@ def test_a_class_session_from_the_overview(server, browser):  # noqa: F811
             dialog.dismiss()
 
     fac.on("dialog", on_dialog)
-    fac.goto(server.url + "/facilitator/")
-    fac.get_by_label("Name").fill("teacher")
-    fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
-    fac.get_by_role("button", name="Log in").click()
+    new_game_form(fac, server.url, "war", "class")
     fac.locator("#class-war-size").select_option("3")
     fac.get_by_role("button", name="Create a War class session").click()
     fac.wait_for_url(re.compile(r"/facilitator/classes/[A-Z0-9]{6}$"))

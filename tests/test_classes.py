@@ -12,16 +12,12 @@ from phones import seated
 from sqlalchemy import update
 from sqlmodel import Session
 
-from app.models import Event, utcnow
-from app.security import CODE_ALPHABET
+from app.edge.security import CODE_ALPHABET
+from app.extensions import services
+from app.store.models import Event, utcnow
 from conftest import PASSWORD
 
-SHORT_WAR_SEEDS = [7, 60, 29]  # four-player War games of 25, 23 and 31 battles (found by simulating seeds)
-
-
-@pytest.fixture
-def auth(teacher_token):
-    return {"Authorization": f"Bearer {teacher_token}"}
+SHORT_WAR_SEEDS = [7, 60, 29]  # four-player War games of at most 31 battles (found by simulating seeds)
 
 
 @pytest.fixture
@@ -41,7 +37,7 @@ def api(app, auth):
 
 @pytest.fixture
 def classes(app):
-    return app.extensions["classes"]
+    return services(app).classes
 
 
 def new_class(api, **body):
@@ -147,7 +143,7 @@ def test_bad_class_requests_are_clear_400s_and_change_nothing(api, classes, teac
 def test_api_auth_ownership_and_csrf(app, api, phone, other_teacher, teacher):
     code = new_class(api)
     seat_students(phone, code, ["Ana", "Ben"])
-    other = {"Authorization": "Bearer " + app.extensions["accounts"].issue_token(other_teacher.id)}
+    other = {"Authorization": "Bearer " + services(app).accounts.issue_token(other_teacher.id)}
     assert api("get", f"/api/classes/{code}", headers={}, status=401)
     assert api("post", f"/api/classes/{code}/start", headers={"Authorization": "Bearer forged"}, status=401)
     for method, path in [("get", ""), ("post", "/start"), ("post", "/pause"), ("get", "/overview"),
@@ -161,8 +157,8 @@ def test_api_auth_ownership_and_csrf(app, api, phone, other_teacher, teacher):
     browser, csrf = logged_in(app)
     assert browser.get(f"/api/classes/{code}").status_code == 200
     refused = browser.post(f"/api/classes/{code}/start")
-    assert refused.status_code == 403 and "expired" in refused.get_json()["error"]["message"]
-    assert browser.post(f"/api/classes/{code}/start", headers={"X-CSRF-Token": "wrong"}).status_code == 403
+    assert refused.status_code == 400 and "expired" in error_of(refused.get_json(), "bad_request")
+    assert browser.post(f"/api/classes/{code}/start", headers={"X-CSRF-Token": "wrong"}).status_code == 400
     assert api("get", f"/api/classes/{code}")["status"] == "lobby"
     assert browser.post(f"/api/classes/{code}/start", headers={"X-CSRF-Token": csrf}).status_code == 200
 
@@ -186,6 +182,7 @@ def test_join_with_a_class_code_acks_the_table_and_resume_returns_to_it(api, pho
 
 def test_a_move_sends_the_new_tables_view_and_the_token_stays_valid(api, phone, tables, app):
     code = new_class(api, table_size=4)
+    api("post", f"/api/classes/{code}/notes", {"on": True})  # Dan writes a note below: the class's tables take it
     students = seat_students(phone, code, ["Ana", "Ben", "Cara", "Dan", "Eve"])
     first, second = students[0].table, students[4].table
     dan = students[3]
@@ -208,6 +205,7 @@ def test_a_move_sends_the_new_tables_view_and_the_token_stays_valid(api, phone, 
     assert students[4].pump()["actions"] == [{"type": "start", "label": "Deal cards & start"}]  # Eve now has company and may deal
     # Same token, new table: resume, notes and moves all follow Dan.
     assert phone().send("resume", {"token": dan.token})["table"] == second
+    assert dan.send("resume", {"token": dan.token})["ok"]  # his phone takes the seat back (one device plays it)
     assert dan.send("note", {"text": "moved here"})["ok"]
     assert [n.text for n in tables.notes(second)] == ["moved here"]
     error_of(dan.act({"type": "start"}), "not_your_turn")  # seat 1 now, not seat 3 of the old table
@@ -322,13 +320,14 @@ def test_overview_alerts_for_idle_tables_and_disconnected_students(app, api, pho
     api("post", f"/api/classes/{code}/start")
     assert classes.overview(code)["alerts"] == []
     table = tables.get(ana.table)
-    with Session(app.extensions["db"]) as s:  # the last move was five minutes ago
+    with Session(services(app).db) as s:  # the last move was five minutes ago
         s.execute(update(Event).where(Event.table_id == table.id).values(at=utcnow() - timedelta(minutes=5)))
         s.commit()
+    tables.forget(ana.table)  # the overview reads the live copy: reloaded, it has the time too
     ben.close()
     classes.overview(code)  # the overview notices Ben is gone…
     token_hash = next(x.token_hash for x in tables.seats(ana.table) if x.name == "Ben")
-    classes._away_since[token_hash] -= 90  # …and a minute and a half passes
+    classes.overviews.away_since[token_hash] -= 90  # …and a minute and a half passes
     overview = classes.overview(code)
     kinds = {a["kind"]: a for a in overview["alerts"]}
     assert kinds["idle"]["text"] == "No move for 5 minutes" and kinds["idle"]["number"] == 1
@@ -342,7 +341,7 @@ def test_overview_alerts_for_idle_tables_and_disconnected_students(app, api, pho
 def test_a_class_of_twelve_plays_three_war_tables_to_the_end(app, api, phone, classes, tables, teacher_token,
                                                             monkeypatch):
     seeds = iter(SHORT_WAR_SEEDS)
-    monkeypatch.setattr("app.tables.secrets.randbits", lambda _bits: next(seeds))
+    monkeypatch.setattr("app.service.tables.lobby.secrets.randbits", lambda _bits: next(seeds))
     code = new_class(api, table_size=4)
     fac = phone(auth={"token": teacher_token})
     assert fac.send("watch", {"code": code, "role": "facilitator"}) == {"ok": True, "class_code": code}
@@ -383,11 +382,15 @@ def test_a_class_of_twelve_plays_three_war_tables_to_the_end(app, api, phone, cl
         assert mine["status"] == own["status"] == "ended"
         assert [p["name"] for p in mine["players"]] == [p["name"] for p in own["players"]]
         assert mine["result"]["winners"] == [public["players"][s]["name"] for s in public["result"]["winners"]]
-        assert mine["progress"]["value"] == max(p["cards"] for p in public["players"]) == 52
+        # A table of four plays the default length, first to 45 cards (war.length_fits_a_lesson).
+        assert mine["progress"]["value"] == max(p["cards"] for p in public["players"]) >= 45
         assert any(a["kind"] == "finished" and a["table"] == c for a in overview["alerts"])
         assert tables.replay(c) == tables.get(c).state
     winners = [e for e in overview["leaders"] if e["winner"]]
-    assert len(winners) == 3 and all(e["score"] == 52 and e["rank"] == 1 for e in winners)
+    assert len(winners) == 3 and all(e["score"] >= 45 for e in winners)
+    # The leader board ranks the three winners by the cards they finished with.
+    assert [e["score"] for e in sorted(winners, key=lambda e: e["rank"])] == sorted(
+        (e["score"] for e in winners), reverse=True)
     assert len(overview["leaders"]) == 12
     # The pushed overview and the class board catch up with the last change.
     pushed = wait_for(lambda: next((o for o in reversed(fac.received("overview"))
@@ -412,9 +415,9 @@ def test_a_class_of_twelve_plays_three_war_tables_to_the_end(app, api, phone, cl
 # ------------------------------------------------------------------ pages
 def test_dashboard_form_overview_page_and_class_board(app, phone, teacher, other_teacher, classes):
     client, csrf = logged_in(app)
-    dashboard = client.get("/facilitator/").data.decode()
-    assert "Run a class session" in dashboard and 'name="table_size"' in dashboard
-    assert "Solo: each student against a computer" in dashboard
+    form = client.get("/facilitator/new/war?as=class").data.decode()   # the dashboard's War card leads here
+    assert "A whole class" in form and 'name="table_size"' in form
+    assert "Solo: each student against a computer" in form
     assert client.post("/facilitator/classes", data={"game": "war", "table_size": "3"}).status_code == 400  # no CSRF
     bad = client.post("/facilitator/classes", data={"game": "war", "table_size": "9", "csrf": csrf})
     assert bad.status_code == 302 and classes.classes_of(teacher.id) == []
@@ -438,7 +441,7 @@ def test_dashboard_form_overview_page_and_class_board(app, phone, teacher, other
     stranger, _csrf = logged_in(app, "other")
     assert stranger.get(f"/facilitator/classes/{code}").status_code == 404
     # The overview socket room is the owner's only.
-    outsider = phone(auth={"token": app.extensions["accounts"].issue_token(other_teacher.id)})
+    outsider = phone(auth={"token": services(app).accounts.issue_token(other_teacher.id)})
     error_of(outsider.send("watch", {"code": code, "role": "facilitator"}), "forbidden")
 
 
@@ -499,3 +502,16 @@ def test_a_solo_water_cycle_table_plays_against_computers_that_vote(api, phone, 
     assert {"seat:1:auto", "seat:2:auto"} <= actors
     votes = [e for e in tables.events(ana.table) if e.action.get("type") == "vote"]
     assert not answered or votes, "the computers never voted on Ana's Crisis answers"
+
+
+def test_a_guided_demo_class_seats_every_student_with_the_practice_rival(api, phone):
+    """The guided demo is one trainee and the practice rival: a class with the demo preset
+    seats each student alone with the rival, whatever table size the form sent."""
+    code = new_class(api, game="storm_war", options={"demo": True}, table_size=2)
+    assert api("get", f"/api/classes/{code}")["table_size"] == "solo"
+    ana, ben = seat_students(phone, code, ["Ana", "Ben"])
+    assert ana.table != ben.table
+    for p in (ana, ben):
+        assert [x["computer"] for x in p.view["players"]] == [False, True]
+        assert [a["type"] for a in p.view["actions"]] == ["start"]
+    assert ana.act({"type": "start"})["ok"]

@@ -1,4 +1,4 @@
-"""The guided demo (GameSpec.demo, app/demo.py) and the card gallery (GameSpec.gallery).
+"""The guided demo (GameSpec.demo, app/service/demo.py) and the card gallery (GameSpec.gallery).
 
 Demo: anyone opens one from the home page without an account (a table without a
 facilitator); the seat token reaches the browser only in the POST's answer; the
@@ -23,10 +23,12 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import Session, select
 
-from app import engines, migrations
-from app.db import make_engine
-from app.models import Event, GameTable, Note, Seat, utcnow
-from app.security import hash_token
+from app import engines
+from app.edge.security import hash_token
+from app.extensions import services
+from app.store import migrations
+from app.store.db import make_engine
+from app.store.models import Event, GameTable, Note, Seat, utcnow
 from conftest import PASSWORD
 from phones import Phone
 
@@ -163,7 +165,7 @@ def test_a_client_may_open_only_a_few_demos_in_ten_minutes(app, tables):
     # Another address still may.
     other = app.test_client()
     assert open_demo(other, csrf=home_csrf(other), environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 201
-    with Session(app.extensions["db"]) as s:
+    with Session(services(app).db) as s:
         assert len(s.exec(select(GameTable)).all()) == 3
 
 
@@ -179,7 +181,7 @@ def test_everyone_together_may_open_only_so_many(app):
 
 # ------------------------------------------------------------- clean-up
 def _age(app, code, hours):
-    with Session(app.extensions["db"]) as s:
+    with Session(services(app).db) as s:
         row = s.exec(select(GameTable).where(GameTable.code == code)).one()
         row.created_at = utcnow() - timedelta(hours=hours)
         s.add(row)
@@ -191,22 +193,22 @@ def test_the_cleanup_deletes_day_old_demos_and_nothing_else(app, tables, teacher
     csrf = home_csrf(client)
     old, _ = opened(open_demo(client, csrf=csrf))
     fresh, _ = opened(open_demo(client, csrf=csrf))
-    tables.add_note(old, "You", "a note")
-    theirs = app.extensions["demos"].create_for(teacher.id, GAME).code  # a facilitator's demo: theirs to keep
+    tables.add_note(old, "a note", role="seat", author="You", seat=0)
+    theirs = services(app).demos.create_for(teacher.id, GAME).code  # a facilitator's demo: theirs to keep
     ordinary = tables.create_table(teacher.id, "war", {}).code
     for code in (old, theirs, ordinary):
         _age(app, code, 25)
     _age(app, fresh, 23)
     old_id = tables.get(old).id
-    assert app.extensions["demos"].cleanup() == [old]
+    assert services(app).demos.cleanup() == [old]
     assert tables.find(old) is None
-    with Session(app.extensions["db"]) as s:
+    with Session(services(app).db) as s:
         for model in (Seat, Event, Note):
             assert s.exec(select(model).where(model.table_id == old_id)).all() == []
     for code in (fresh, theirs, ordinary):
         assert tables.find(code) is not None
     assert tables.events(fresh) and tables.seats(fresh)
-    assert app.extensions["demos"].cleanup() == []
+    assert services(app).demos.cleanup() == []
 
 
 def test_opening_a_demo_and_the_timer_loop_clean_up_too(app, tables):
@@ -218,9 +220,9 @@ def test_opening_a_demo_and_the_timer_loop_clean_up_too(app, tables):
     assert tables.find(old) is None
     another, _ = opened(open_demo(client, csrf=csrf))
     _age(app, another, 25)
-    demos = app.extensions["demos"]
+    demos = services(app).demos
     demos._last_cleanup = float("-inf")  # never: the timer loop's next poll cleans up (monotonic() may be small)
-    app.extensions["notifier"].scheduler.start()
+    services(app).notifier.scheduler.start()
     wait_for(lambda: tables.find(another) is None)
 
 
@@ -248,7 +250,8 @@ def logged_in(app):
 def test_a_facilitator_creates_a_demo_table_to_project_and_a_phone_plays_it(app, tables, teacher):
     client, csrf = logged_in(app)
     dashboard = client.get("/facilitator/").get_data(as_text=True)
-    assert "Create a Storm War guided demo table" in dashboard and f'href="/games/{GAME}/cards"' in dashboard
+    assert f'href="/games/{GAME}/cards"' in dashboard and f'href="/facilitator/new/{GAME}"' in dashboard
+    assert "Create a Storm War guided demo table" in client.get(f"/facilitator/new/{GAME}").get_data(as_text=True)
     response = client.post("/facilitator/demo", data={"game": GAME, "csrf": csrf})
     assert response.status_code == 302
     code = response.headers["Location"].rstrip("/").rsplit("/", 1)[1]
@@ -274,8 +277,24 @@ def test_a_facilitator_creates_a_demo_table_to_project_and_a_phone_plays_it(app,
         p.close()
 
 
+def test_a_table_made_with_the_demo_preset_is_the_guided_demo_and_refuses_a_second_phone(app, tables, teacher):
+    """The table form's "demo" preset made a plain table: a second and third phone joined,
+    were offered "Deal cards & start", and the game refused it. Now that table is the guided
+    demo, and the second phone is refused at join with the game's word for it."""
+    code = tables.create_table(teacher.id, GAME, {"demo": True, "computer_level": "easy"}).code
+    assert tables.get(code).demo and tables.get(code).options["computer_level"] == "easy"
+    first, second = Phone(app), Phone(app)
+    assert first.join(code, "Ana")["ok"]
+    assert wait_for(lambda: (v := first.pump()) and v["status"] == "playing")
+    ack = second.join(code, "Ben")
+    assert ack["error"] == {"code": "table_full", "message": "The guided demo is one trainee and the practice rival."}
+    assert [x.name for x in tables.seats(code)] == ["Ana", "Practice rival"]
+    for p in (first, second):
+        p.close()
+
+
 def test_a_visitor_cannot_take_the_computers_name(app, tables, teacher):
-    code = app.extensions["demos"].create_for(teacher.id, GAME).code
+    code = services(app).demos.create_for(teacher.id, GAME).code
     phone = Phone(app)
     ack = phone.join(code, "practice RIVAL")
     assert not ack["ok"] and ack["error"]["code"] == "name_taken"

@@ -163,6 +163,23 @@ def test_server_serves_more_than_a_thousand_sockets_at_once(monkeypatch):
     assert server_options("threading") == {}  # werkzeug's server takes no such option
 
 
+def free_port_pair() -> int:
+    """A port whose next port is free too (run_workers.py takes consecutive ports; a lone
+    free port's neighbour may belong to another server of the run)."""
+    import socket
+    for _ in range(50):
+        with socket.socket() as a:
+            a.bind(("127.0.0.1", 0))
+            port = a.getsockname()[1]
+            with socket.socket() as b:
+                try:
+                    b.bind(("127.0.0.1", port + 1))
+                except OSError:
+                    continue
+                return port
+    raise RuntimeError("no two consecutive free ports")
+
+
 @pytest.mark.live
 def test_run_workers_starts_and_stops_two_workers_on_postgres_and_redis(tmp_path, postgres_schema):
     """deploy/run_workers.py: two workers on consecutive ports share the database (a table
@@ -173,9 +190,7 @@ def test_run_workers_starts_and_stops_two_workers_on_postgres_and_redis(tmp_path
 
     import requests
 
-    from live import free_port
-
-    first = free_port()
+    first = free_port_pair()
     second = first + 1
     env = dict(os.environ, DATABASE_URL=postgres_schema, SOCKETIO_MESSAGE_QUEUE="redis://127.0.0.1:6379/0",
                SECRET_KEY="deploy-test", INSTANCE_PATH=str(tmp_path / "instance"), PUBLIC_URL="http://x.example")
@@ -195,7 +210,7 @@ def test_run_workers_starts_and_stops_two_workers_on_postgres_and_redis(tmp_path
         code = requests.post(urls[0] + "/api/tables", json={"game": "war"}, headers=auth, timeout=10).json()["code"]
         assert requests.get(f"{urls[1]}/api/tables/{code}", headers=auth, timeout=10).status_code == 200
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=60) == 0
         time.sleep(0.5)
         for url in urls:
             with pytest.raises(requests.ConnectionError):
@@ -204,3 +219,14 @@ def test_run_workers_starts_and_stops_two_workers_on_postgres_and_redis(tmp_path
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_nginx_config_keeps_the_door_per_visitor_address():
+    """Behind nginx the workers' own cap is off (PROXY_COUNT): nginx caps each address."""
+    text = nginx_conf.site_config([8001], listen=80)
+    assert "limit_conn_zone $binary_remote_addr zone=cg_per_address:10m;" in text
+    assert "limit_conn cg_per_address 150;" in text
+    assert "client_header_timeout 10s;" in text and "client_body_timeout 10s;" in text
+    assert "limit_conn " not in nginx_conf.site_config([8001], listen=80, per_address=0)
+    with pytest.raises(ValueError):
+        nginx_conf.site_config([8001], listen=80, per_address=-1)

@@ -1,4 +1,4 @@
-"""app/fanout.py: a change's views cross the message queue as one publish."""
+"""app/realtime/fanout.py: a change's views cross the message queue as one publish."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ import json
 import socketio as python_socketio
 from socketio.pubsub_manager import PubSubManager
 
-from app.fanout import METHOD, BatchingRedisManager, emit_many
+from app.realtime.fanout import METHOD, BatchingRedisManager, emit_many
 from app.wire import Encoded, queue_json
 
 
@@ -55,7 +55,7 @@ def test_without_a_batching_queue_each_view_is_one_emit():
 
 def test_a_call_runs_here_and_on_every_other_worker_once(monkeypatch):
     """What only a socket's own process can do (end a logged-out teacher's sockets)."""
-    from app.fanout import call_everywhere, register_call
+    from app.realtime.fanout import call_everywhere, register_call
 
     sender, receiver = (BatchingRedisManager("redis://127.0.0.1:6379/0", channel="unused") for _ in range(2))
     published, ran = [], []
@@ -70,3 +70,21 @@ def test_a_call_runs_here_and_on_every_other_worker_once(monkeypatch):
     monkeypatch.setattr(python_socketio.RedisManager, "_listen", lambda self: iter(published))
     assert list(receiver._listen()) == [] and ran == [("here", 7), ("receiver", 7)]
     assert list(sender._listen()) == [] and ran == [("here", 7), ("receiver", 7)]  # not twice here
+
+
+def test_a_built_payload_is_sent_as_the_dict_it_reads_as():
+    """A change's payload splices in the view and actions it encoded for its digest
+    (app/service/tables/views.py): the text is the JSON of the dict, not encoded twice."""
+    import json
+
+    from app.wire import Built, encoded_parts
+
+    view, actions = {"public": {"cards": [1, 2]}, "private": {}}, [{"type": "reveal", "label": "Reveal"}]
+    payload = {"code": "ABC", "seat": 0, "view": view, "actions": actions, "log": [], "log_reset": False}
+    encoded = encoded_parts([view, actions])
+    built = Built.splicing(payload, {"view": encoded[0], "actions": encoded[1]})
+    assert built == payload and built["view"] is view
+    assert json.loads(str(Encoded.of(built))) == payload
+    # The spliced bytes are what goes out: the same view encoded once, not re-read from the dict.
+    spliced = Built.splicing(payload, {"view": b'{"spliced":true}', "actions": encoded[1]})
+    assert json.loads(str(Encoded.of(spliced)))["view"] == {"spliced": True}

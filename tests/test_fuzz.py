@@ -39,6 +39,8 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from conftest import PASSWORD, make_app
 from phones import Phone
 
+from app.extensions import services, socketio
+
 CODES = {"bad_request", "unknown_table", "not_joined", "not_your_turn", "illegal", "stale", "game_over",
          "forbidden", "table_full", "name_taken", "rate_limited"}
 
@@ -49,13 +51,14 @@ ALLOWED = {
     "watch": {"bad_request", "unknown_table", "forbidden"},
     "act": {"bad_request", "not_joined", "not_your_turn", "illegal", "stale", "game_over", "forbidden"},
     "moderate": {"bad_request", "forbidden", "unknown_table", "stale", "illegal", "game_over"},
+    "again": {"bad_request", "not_joined", "forbidden", "illegal", "game_over"},
     "note": {"bad_request", "not_joined", "forbidden"},
     "notes": {"bad_request", "not_joined", "forbidden"},
 }
-# The envelope each event needs (app/realtime.py validate_payload): anything else is bad_request.
+# The envelope each event needs (app/realtime/handlers.py validate_payload): anything else is bad_request.
 ENVELOPE = {"join": {"code": str, "name": str}, "resume": {"token": str}, "watch": {"code": str},
             "act": {"version": int, "action": dict}, "moderate": {"code": str, "version": int, "action": dict},
-            "note": {"text": str}, "notes": {}}
+            "again": {}, "note": {"text": str}, "notes": {}}
 
 # The answers the examples got, printed with FUZZ_STATS=1 (to see the fuzz reaches past the envelope).
 ANSWERS: Counter = Counter()
@@ -75,7 +78,7 @@ def db_url(request, tmp_path_factory):
         return
     from sqlalchemy import text
 
-    from app.db import make_engine
+    from app.store.db import make_engine
 
     schema = "fuzz_" + uuid.uuid4().hex[:10]
     admin = make_engine("postgresql://postgres@127.0.0.1:5432/test", migrate=False)
@@ -93,8 +96,8 @@ class World:
 
     def __init__(self, app):
         self.app = app
-        self.tables = app.extensions["tables"]
-        accounts = app.extensions["accounts"]
+        self.tables = services(app).tables
+        accounts = services(app).accounts
         self.teacher = accounts.add("teacher", PASSWORD)
         self.other = accounts.add("other", PASSWORD)
         self.teacher_token = accounts.issue_token(self.teacher.id)
@@ -106,7 +109,7 @@ class World:
     def build(self):
         for p in self.phones.values():
             p.close()
-        accounts = self.app.extensions["accounts"]
+        accounts = services(self.app).accounts
         if accounts.by_token(self.teacher_token) is None:  # an accepted POST /api/logout revoked it
             self.teacher_token = accounts.issue_token(self.teacher.id)
         if accounts.by_token(self.other_token) is None:
@@ -115,7 +118,7 @@ class World:
         lobby = tables.create_table(teacher.id, "war", {})
         playing = tables.create_table(teacher.id, "war", {})
         ended = tables.create_table(teacher.id, "war", {})
-        klass = self.app.extensions["classes"].create(teacher.id, "war", {}, 2)
+        klass = services(self.app).classes.create(teacher.id, "war", {}, 2)
         self.codes = {"lobby": lobby.code, "playing": playing.code, "ended": ended.code, "class": klass.code}
         ph = {role: Phone(self.app) for role in ("stranger", "lobby_first", "player", "player2", "board", "kicked")}
         ph["teacher"] = Phone(self.app, auth={"token": self.teacher_token})
@@ -155,9 +158,9 @@ class World:
         return self
 
     def shape(self):
-        from app.realtime import connections
+        from app.realtime.sockets import connections
 
-        server = self.app.extensions["socketio"].server
+        server = socketio.server
         bound = []
         for role, phone in sorted(self.phones.items()):
             conn = connections.get(server.manager.sid_from_eio_sid(phone.client.eio_sid, "/"))
@@ -171,7 +174,7 @@ class World:
         """Everything a refused input must leave as it was."""
         from sqlalchemy import text
 
-        with self.app.extensions["db"].connect() as conn:
+        with services(self.app).db.connect() as conn:
             def rows(sql):
                 return [tuple(r) for r in conn.execute(text(sql)).all()]
             return {
@@ -198,7 +201,7 @@ def world(db_url, tmp_path_factory):
                    LOGIN_PER_ACCOUNT_ADDRESS=10**9, LOGIN_PER_ADDRESS=10**9, LOGIN_PER_ACCOUNT=10**9)
     # No background moves: a computer seat or auto-play moving on its own would change
     # the state between the snapshot and the check (and make examples order-dependent).
-    app.extensions["notifier"].scheduler.stop()
+    services(app).notifier.scheduler.stop()
     w = World(app)
     w.db = "postgresql" if db_url.startswith("postgresql") else "sqlite"
     yield w
@@ -208,7 +211,7 @@ def world(db_url, tmp_path_factory):
         ANSWERS.clear()
     for p in w.phones.values():
         p.close()
-    app.extensions["db"].dispose()
+    services(app).db.dispose()
 
 
 # ------------------------------------------------------------- the payloads
@@ -360,7 +363,7 @@ def logged_errors(caplog) -> list[str]:
 
 
 # ------------------------------------------------------------------ sockets
-EVENTS = ["join", "resume", "watch", "act", "moderate", "note", "notes"]
+EVENTS = ["join", "resume", "watch", "act", "moderate", "again", "note", "notes"]
 OTHER_EVENTS = ["connect", "disconnect", "message", "json", "view", "removed", "ping", "", "act " * 20,
                 "__proto__", "JOIN"]
 
@@ -409,7 +412,8 @@ def socket_test(max_examples: int):
 
 # Examples per event in the fast suite (PostgreSQL's round trips cost more, so it gets
 # fewer; the same properties run there); the `slow` variants run SLOW_FACTOR times as many.
-EXAMPLES = {"act": 100, "moderate": 100, "join": 60, "resume": 40, "watch": 40, "note": 40, "notes": 30}
+EXAMPLES = {"act": 100, "moderate": 100, "join": 60, "resume": 40, "watch": 40, "again": 30, "note": 40,
+            "notes": 30}
 DB_SHARE = {"sqlite": 1.0, "postgresql": 0.35}
 SLOW_FACTOR = 8
 
@@ -462,7 +466,7 @@ def test_a_payload_nested_too_deep_to_decode_is_a_bad_request(world, caplog, eve
     client cannot build them (its encoder recurses), so the packet is sent raw."""
     world.fresh()
     phone = world.phones["player"]
-    server = world.app.extensions["socketio"].server
+    server = socketio.server
     before = world.snapshot()
     for depth in (1200, 30_000):
         caplog.clear()
@@ -623,7 +627,7 @@ def http_client(world: World, auth: str):
         with client.session_transaction() as sess:
             sess["facilitator_id"], sess["csrf"] = world.teacher.id, "CSRF-OK"
             # the teacher's current session epoch: an accepted /facilitator/logout ends the last one
-            sess["epoch"] = world.app.extensions["accounts"].get(world.teacher.id).session_epoch
+            sess["epoch"] = services(world.app).accounts.get(world.teacher.id).session_epoch
         headers["X-CSRF-Token"] = "CSRF-OK"
     return client, headers
 

@@ -1,4 +1,4 @@
-"""Brakes found by probing the running server (app/guard.py, app/names.py).
+"""Brakes found by probing the running server (app/edge/guard.py, app/edge/names.py).
 
 * Wrong codes count per client address, in one scope shared by the socket `join`
   and `watch` and every anonymous page that takes a code, across connections.
@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from app.security import CODE_ALPHABET, new_code
+from app.edge.security import CODE_ALPHABET, new_code
+from app.extensions import services
 
 
 def error_code(ack):
@@ -60,7 +61,7 @@ def api(app, teacher_token):
 # ------------------------------------------------------------ code guessing
 def test_wrong_codes_count_per_address_across_connections_and_routes(app, phone_at, war_table):
     """The default limit: 60 wrong codes a minute per address, whatever carried them."""
-    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables, classes = services(app).tables, services(app).classes
     wrong = iter(wrong_codes(tables, classes, 60))
     first, second = phone_at("10.0.0.1"), phone_at("10.0.0.1")
     http = client_at(app, "10.0.0.1")
@@ -100,7 +101,7 @@ def test_malformed_and_right_codes_are_not_counted(app, phone_at, war_table):
 
 @pytest.mark.app_config(CODE_GUESS_LIMIT=6, CODE_GUESS_WINDOW=1.0)
 def test_hotseat_and_online_links_count_too_and_the_limit_passes_with_its_window(app, war_table):
-    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables, classes = services(app).tables, services(app).classes
     wrong = iter(wrong_codes(tables, classes, 7))
     http = client_at(app, "10.0.0.4")
     assert http.get(f"/hotseat/{next(wrong)}").status_code == 404
@@ -120,7 +121,7 @@ def test_hotseat_and_online_links_count_too_and_the_limit_passes_with_its_window
 @pytest.mark.app_config(CODE_GUESS_LIMIT=2)
 def test_an_ipv6_client_is_counted_by_its_64_network(app, war_table):
     """A client chooses any address in its /64: moving within it does not start again."""
-    wrong = wrong_codes(app.extensions["tables"], app.extensions["classes"], 2)
+    wrong = wrong_codes(services(app).tables, services(app).classes, 2)
     assert client_at(app, "2001:db8:1:2::a").get(f"/join/{wrong[0]}").status_code == 404
     assert client_at(app, "2001:db8:1:2:ffff::9").get(f"/join/{wrong[1]}").status_code == 404
     assert client_at(app, "2001:db8:1:2::77").get(f"/join/{war_table.code}").status_code == 429
@@ -135,7 +136,7 @@ def test_the_teachers_board_and_overview_keep_working_behind_a_braked_address(ap
     from test_classes import logged_in
 
     code = api("post", "/api/classes", {"game": "war", "table_size": 4}, status=201)["code"]
-    wrong = wrong_codes(app.extensions["tables"], app.extensions["classes"], 2)
+    wrong = wrong_codes(services(app).tables, services(app).classes, 2)
     student = phone_at("10.0.3.1")
     for guess in wrong:
         assert error_code(student.join(guess, "Ana")) == "unknown_table"
@@ -144,7 +145,7 @@ def test_the_teachers_board_and_overview_keep_working_behind_a_braked_address(ap
     teacher_browser, _csrf = logged_in(app)
     teacher_browser.environ_base["REMOTE_ADDR"] = "10.0.3.1"
     assert teacher_browser.get(f"/board/{code}").status_code == 200
-    overview = phone_at("10.0.3.1", auth={"token": app.extensions["accounts"].issue_token(teacher.id)})
+    overview = phone_at("10.0.3.1", auth={"token": services(app).accounts.issue_token(teacher.id)})
     assert overview.send("watch", {"code": code, "role": "facilitator"})["ok"]
     board = phone(flask_client=teacher_browser)  # the projected board: the teacher's logged-in browser
     assert board.send("watch", {"code": code})["ok"]
@@ -159,15 +160,16 @@ def test_two_server_processes_share_the_wrong_code_count_through_redis(tmp_path,
 
     import requests
 
-    from app.guard import CODE_SCOPE
-    from app.limits import Limiter
+    from app.config import redis_namespace
+    from app.edge.guard import CODE_SCOPE
+    from app.edge.limits import Limiter
     from live import LivePhone, LiveServer
 
     queue = "redis://127.0.0.1:6379/0"
     shared = {"DATABASE_URL": postgres_schema, "SOCKETIO_MESSAGE_QUEUE": queue,
               "SECRET_KEY": "guard-" + uuid.uuid4().hex, "CODE_GUESS_LIMIT": "4", "CODE_GUESS_WINDOW": "3599"}
     first, second = LiveServer(tmp_path / "a", **shared), LiveServer(tmp_path / "b", **shared)
-    phones, redis_counts = [], Limiter(queue)
+    phones, redis_counts = [], Limiter(queue, namespace=redis_namespace(shared))  # the servers' own keys
 
     def clear():
         for scope in (CODE_SCOPE, CODE_SCOPE + "-hour"):
@@ -213,7 +215,7 @@ def test_a_class_of_35_behind_one_address_mistyping_once_each_all_join(app, phon
 @pytest.mark.app_config(SEATS_PER_ADDRESS=4)
 def test_new_seats_per_address_are_limited_and_refusals_do_not_count(app, phone_at, war_table, api):
     code = api("post", "/api/classes", {"game": "war", "table_size": "solo"}, status=201)["code"]
-    classes = app.extensions["classes"]
+    classes = services(app).classes
     seated_names = ["Ana", "Ben", "Cat", "Dan"]
     for name in seated_names[:3]:
         assert phone_at("10.0.1.1").join(code, name)["ok"]
@@ -241,7 +243,7 @@ def test_a_class_has_at_most_class_tables_max_tables(app, phone_at, api, teacher
     assert len(summary["tables"]) == 3
     assert [s["name"] for t in summary["tables"] for s in t["seats"] if not s["computer"]] == ["Ana", "Ben", "Cat"]
     # The teacher's overview still works, over the socket and as a page.
-    fac = phone_at("10.0.2.10", auth={"token": app.extensions["accounts"].issue_token(teacher.id)})
+    fac = phone_at("10.0.2.10", auth={"token": services(app).accounts.issue_token(teacher.id)})
     assert fac.send("watch", {"code": code, "role": "facilitator"})["ok"]
     overview = fac.received("overview")[-1]
     assert len(overview["tables"]) == 3
@@ -359,7 +361,7 @@ def test_the_create_forms_offer_refuse_rude_names_ticked(app, teacher, tables, p
     from test_classes import logged_in
 
     client, csrf = logged_in(app)
-    page = client.get("/facilitator/").get_data(as_text=True)
+    page = client.get("/facilitator/new/war").get_data(as_text=True)   # the short form a game card leads to
     forms = page.count('action="/facilitator/tables"') + page.count('action="/facilitator/classes"')
     assert forms >= 2 and page.count('name="name_filter" value="1" checked> Refuse rude names') == forms
     made = {}
@@ -368,7 +370,7 @@ def test_the_create_forms_offer_refuse_rude_names_ticked(app, teacher, tables, p
         table = client.post("/facilitator/tables", data=data)
         klass = client.post("/facilitator/classes", data=dict(data, table_size="solo"))
         made[label] = (table.headers["Location"].rsplit("/", 1)[1], klass.headers["Location"].rsplit("/", 1)[1])
-    classes = app.extensions["classes"]
+    classes = services(app).classes
     assert {k: (tables.get(t).name_filter, classes.get(c).name_filter) for k, (t, c) in made.items()} == {
         "ticked": (True, True), "unticked": (False, False), "absent": (True, True)}
     assert error_code(phone().join(made["ticked"][1], "Twat")) == "bad_request"
@@ -376,10 +378,10 @@ def test_the_create_forms_offer_refuse_rude_names_ticked(app, teacher, tables, p
 
 
 def test_an_online_match_refuses_rude_names_too(app, tables):
-    """Online matches (app/online.py) have no teacher to switch the filter off: it stays on."""
-    from app.tables import ServiceError
+    """Online matches (app/service/online.py) have no teacher to switch the filter off: it stays on."""
+    from app.errors import ServiceError
 
-    online = app.extensions["online"]
+    online = services(app).online
     with pytest.raises(ServiceError) as refused:
         online.create("wizard", "10.0.4.1", "B1tch")
     assert refused.value.code == "bad_request" and "different name" in refused.value.message

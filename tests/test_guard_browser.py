@@ -1,4 +1,4 @@
-"""The phone page says why a name was refused (app/names.py), in a real browser."""
+"""The phone page says why a name was refused (app/edge/names.py), in a real browser."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""Local hotseat: one device for 2-4 players (app/hotseat.py, static/js/hotseat.js).
+"""Local hotseat: one device for 2-4 players (app/service/hotseat.py, static/js/hotseat.js).
 
 HTTP: creating a hotseat table needs a login, validates the names like a join
 (and refuses markup), and hands the seats over only through the one-time link:
@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from app.hotseat import HotseatService, derive
-from app.security import hash_token
+from app.edge.security import hash_token
+from app.service.hotseat import HotseatService, derive
 from conftest import PASSWORD
 
 LINK = re.compile(r'href="(http://[^"]+/hotseat/([A-Z0-9]{6})#([A-Za-z0-9_\-]+))"')
@@ -51,8 +51,8 @@ def test_creating_a_hotseat_table_needs_a_login(app, teacher, tables):
     client, _csrf = logged_in(app)
     assert create(client, "wrong", ["Ann", "Bob"]).status_code == 400
     assert tables.tables_of(teacher.id) == []
-    assert client.get("/facilitator/").status_code == 200  # the dashboard shows the hotseat forms
-    assert b"Create a War hotseat game" in client.get("/facilitator/").data
+    assert client.get("/facilitator/").status_code == 200
+    assert b"Create a War hotseat game" in client.get("/facilitator/new/war?as=device").data  # the shared-device form
 
 
 @pytest.mark.parametrize("names, message", [
@@ -177,9 +177,76 @@ def test_only_the_owner_sees_or_relinks_a_hotseat_table(app, teacher, other_teac
     assert client.get(f"/facilitator/hotseat/{plain.code}").status_code == 404
 
 
+def _ended_hotseat_game(app, client, csrf, tables, teacher, phone, names):
+    """A hotseat table claimed by its device, each seat resumed over its own connection,
+    started and ended by the teacher: (code, tokens, connections)."""
+    from app.extensions import services
+    _link, code, secret = created_link(create(client, csrf, names))
+    tokens = [x["token"] for x in app.test_client().post(f"/hotseat/{code}/claim", json={"secret": secret}).json["seats"]]
+    conns = [phone() for _ in tokens]
+    for conn, token in zip(conns, tokens):
+        assert conn.send("resume", {"token": token})["ok"]
+    assert conns[0].act({"type": "start"})["ok"]
+    with app.app_context():
+        services(app).notifier.publish(tables.moderate(teacher.id, code, tables.get(code).version, {"type": "end"}))
+    for conn in conns:
+        assert conn.pump()["status"] == "ended" and conn.view["again"]["offered"] is True
+    return code, tokens, conns
+
+
+def test_the_shared_device_plays_again_with_one_tap_and_follows_the_new_table(app, teacher, tables, phone):
+    """Play again on the hotseat device (static/js/hotseat.js): one `again` from one seat's
+    connection names the device's other seats; every player is ready at once, so the
+    rematch is dealt (no "wants to play again" one by one), every seat's token moves to
+    the new table, each connection gets its view, and the new table is a hotseat table
+    whose link page the teacher can reach."""
+    client, csrf = logged_in(app)
+    code, tokens, (ann, bob, cy) = _ended_hotseat_game(app, client, csrf, tables, teacher, phone,
+                                                        ["Ann", "Bob", "Cy"])
+    # Seats of another table, or a token that is not a string, are refused: nothing changes.
+    _other, other_tokens, _conns = _ended_hotseat_game(app, client, csrf, tables, teacher, phone, ["Dee", "Eve"])
+    refused = ann.send("again", {"seats": [tokens[1], other_tokens[0]]})
+    assert not refused["ok"] and refused["error"]["code"] == "forbidden"
+    assert ann.send("again", {"seats": [7]})["error"]["code"] == "bad_request"
+    assert tables.live(code, fresh=True).again == frozenset() and tables.live(code).successor is None
+
+    ack = ann.send("again", {"seats": tokens[1:]})
+    assert ack["ok"] and ack["table"] and ack["table"] != code
+    new = ack["table"]
+    row = tables.get(new)
+    assert (row.status, row.locked, row.facilitator_id) == ("playing", True, teacher.id)
+    assert [(x.seat_index, x.name, x.computer) for x in tables.seats(new)] == [(0, "Ann", False), (1, "Bob", False),
+                                                                                 (2, "Cy", False)]
+    assert {x.token_hash for x in tables.seats(new)} == {hash_token(t) for t in tokens}
+    assert not any(e.get("t") == "again" for ev in tables.events(code) for e in ev.log)
+    for conn in (ann, bob, cy):
+        assert conn.pump()["code"] == new and conn.view["status"] == "playing"
+    assert HotseatService(tables).is_hotseat(new)
+    assert f'href="/facilitator/hotseat/{new}"' in client.get(f"/facilitator/tables/{new}").get_data(as_text=True)
+    # The same tokens play on: the device's seats are the new table's.
+    assert any(conn.can("reveal") for conn in (ann, bob, cy))
+
+
+def test_a_device_holding_some_seats_counts_them_all_in_one_event(app, teacher, tables, phone):
+    """`again` with `seats` from a device that holds only some of the seats: every one of
+    them is ready (one event listing them; a reload counts them too), the others still asked."""
+    client, csrf = logged_in(app)
+    code, tokens, (ann, bob, cy) = _ended_hotseat_game(app, client, csrf, tables, teacher, phone,
+                                                        ["Ann", "Bob", "Cy"])
+    ack = ann.send("again", {"seats": [tokens[1]]})
+    assert ack["ok"] and ack["table"] is None
+    assert cy.pump()["again"]["ready"] == [0, 1]
+    assert tables.events(code)[-1].action == {"type": "again", "seats": [0, 1]}
+    tables.forget(code)
+    assert tables.live(code, fresh=True).again == frozenset({0, 1})
+    assert not bob.send("again", {})["ok"]  # Bob is ready already
+    done = cy.send("again", {})
+    assert done["ok"] and done["table"]
+
+
 def test_a_game_for_one_cannot_be_a_hotseat_game(tables, teacher):
     from app.engines.contract import GameSpec
-    from app.hotseat import supports
+    from app.service.hotseat import supports
     import dataclasses
     from app import engines
     solo = dataclasses.replace(engines.spec("war"), min_seats=1, max_seats=1)
@@ -189,7 +256,8 @@ def test_a_game_for_one_cannot_be_a_hotseat_game(tables, teacher):
 
 
 # ------------------------------------------------------------------ browser
-from browser import FACILITATOR_PASSWORD, PHONE, browser, no_dialogs, server, shot  # noqa: E402,F401,F811
+from browser import (FACILITATOR_PASSWORD, PHONE, browser, new_game_form, no_dialogs,  # noqa: E402,F401,F811
+                     server, shot)
 from test_accessibility import violations  # noqa: E402
 
 DESKTOP = {"viewport": {"width": 1280, "height": 720}}
@@ -198,11 +266,7 @@ DESKTOP = {"viewport": {"width": 1280, "height": 720}}
 def _hotseat_link(browser, server, game_key, title, names, options=None):  # noqa: F811
     """The teacher logs in, creates a hotseat table from the dashboard: (teacher page, link)."""
     fac = browser.new_context(**DESKTOP, bypass_csp=True).new_page()
-    fac.goto(server.url + "/facilitator/")
-    if fac.get_by_label("Password").count():
-        fac.get_by_label("Name").fill("teacher")
-        fac.get_by_label("Password").fill(FACILITATOR_PASSWORD)
-        fac.get_by_role("button", name="Log in").click()
+    new_game_form(fac, server.url, game_key, "device", more=bool(options))
     for i, name in enumerate(names, start=1):
         fac.locator(f"#hotseat-{game_key}-player{i}").fill(name)
     for key, value in (options or {}).items():
@@ -270,6 +334,18 @@ def test_war_on_one_device_passes_between_the_players(server, browser):  # noqa:
     # A reload keeps the seats (localStorage), and the used link is worth nothing now.
     device.reload()
     _pass_to(device, "Ann")
+    # The same game opened in a second tab takes every seat; the first tab steps aside, its
+    # hand hidden, until "Use here" takes the seats back (behind the pass screen again).
+    second = device.context.new_page()
+    second.goto(link.split("#")[0])
+    _pass_to(second, "Ann")
+    device.get_by_text("This game is open in another tab or on another device").wait_for()
+    assert device.locator("#game-panel").is_hidden() and device.locator("#pass-screen").is_hidden()
+    shot(device, "hotseat-taken-over-360")
+    device.get_by_role("button", name="Use here").click()
+    _pass_to(device, "Ann")
+    second.get_by_text("This game is open in another tab or on another device").wait_for()
+    second.close()
     other = browser.new_context(**PHONE).new_page()
     other.goto(link)
     other.get_by_text("already been used").wait_for()
@@ -338,5 +414,57 @@ def test_a_crisis_vote_is_taken_in_turn_each_behind_its_pass_screen(server, brow
     # The vote is over: the device goes on to whoever the game waits for now.
     device.get_by_role("dialog").wait_for()
     assert dialogs == []
+    device.context.close()
+    fac.context.close()
+
+
+@pytest.mark.browser
+def test_the_shared_device_offers_play_again_and_follows_the_new_table(server, browser):  # noqa: F811
+    """The end screen of a hotseat game offers Play again: one tap deals the rematch for
+    every player on the device, which follows the new table (its address too) and
+    passes the device to the first player again; a reload stays at the new table."""
+    from live import end_table
+
+    fac, link = _hotseat_link(browser, server, "war", "War", ["Ann", "Bob", "Cy"])
+    code = urlsplit(link).path.rsplit("/", 1)[1]
+    device = browser.new_context(**PHONE, bypass_csp=True, reduced_motion="reduce").new_page()
+    dialogs, errors = no_dialogs(device), []
+    device.on("pageerror", lambda exc: errors.append(str(exc)))
+    device.goto(link)
+    device.get_by_role("button", name="Deal cards & start").click()
+    _pass_to(device, "Ann")
+    end_table(server.url, server.api_token("teacher", FACILITATOR_PASSWORD), code)  # the teacher ends it
+
+    again = device.get_by_role("button", name="Play again")
+    again.wait_for()
+    device.get_by_text("The same players on this device: Ann, Bob, Cy.").wait_for()
+    # Nobody's seat: the winner by name, and no reason code.
+    assert "You" not in device.locator(".hotseat-end h1").inner_text()
+    assert device.get_by_text("ended_by_facilitator").count() == 0
+    device.wait_for_timeout(300)
+    shot(device, "hotseat-end-play-again-360x740")
+    assert violations(device) == []
+    device.set_viewport_size(DESKTOP["viewport"])
+    device.wait_for_timeout(300)
+    shot(device, "hotseat-end-play-again-1280x720")
+    assert violations(device) == []
+    device.set_viewport_size(PHONE["viewport"])
+
+    again.click()
+    # The new table: dealt at once, the device's address follows, the first player's turn.
+    device.wait_for_function("code => !location.pathname.endsWith(code)", arg=code, timeout=20_000)
+    new = urlsplit(device.url).path.rsplit("/", 1)[1]
+    assert re.fullmatch(r"[A-Z0-9]{6}", new) and new != code
+    _continue(device, "Ann")
+    device.get_by_role("button", name=re.compile("Reveal your card")).click()
+    _pass_to(device, "Bob")
+    assert device.evaluate("Object.keys(localStorage).filter(k => k.startsWith('cg.hotseat.'))") == [
+        f"cg.hotseat.{new}"]
+    device.reload()
+    _continue(device, "Bob")
+    # The teacher's page of the new table leads to its hotseat link page.
+    fac.goto(f"{server.url}/facilitator/tables/{new}")
+    fac.get_by_role("link", name="Its link and QR code").wait_for()
+    assert dialogs == [] and errors == []
     device.context.close()
     fac.context.close()

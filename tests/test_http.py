@@ -6,6 +6,7 @@ import re
 import pytest
 
 from app import engines
+from app.extensions import services
 
 from conftest import PASSWORD, make_app
 
@@ -52,9 +53,9 @@ def test_board_shows_code_and_qr_of_the_public_join_address(app, war_table):
 
 def test_qr_never_points_at_localhost_without_public_url(tmp_path):
     app = make_app(tmp_path / "x", PUBLIC_URL="")
-    from app.netaddr import lan_address
+    from app.edge.netaddr import lan_address
     with app.test_request_context("/", base_url="http://127.0.0.1:5000"):
-        from app.netaddr import join_url
+        from app.edge.netaddr import join_url
         url = join_url("ABCDEF")
     lan = lan_address()
     if lan:  # a machine with a network interface: the QR uses it
@@ -110,7 +111,7 @@ def test_facilitators_only_see_their_own_tables(app, war_table, other_teacher):
 
 
 def test_first_run_setup_link_works_once(app):
-    accounts = app.extensions["accounts"]
+    accounts = services(app).accounts
     token = accounts.setup_link_token()
     client = app.test_client()
     assert client.get(f"/facilitator/setup/{token}").status_code == 200
@@ -128,7 +129,7 @@ def test_cli_adds_a_facilitator(app):
     runner = app.test_cli_runner()
     result = runner.invoke(args=["facilitator", "add", "Mr Lee", "--password", "s3cret-pass"])
     assert result.exit_code == 0, result.output
-    assert app.extensions["accounts"].authenticate("Mr Lee", "s3cret-pass")
+    assert services(app).accounts.authenticate("Mr Lee", "s3cret-pass")
     again = runner.invoke(args=["facilitator", "add", "Mr Lee", "--password", "s3cret-pass"])
     assert again.exit_code != 0 and "already exists" in again.output
 
@@ -176,7 +177,7 @@ def test_api_table_summary_log_and_debrief(app, teacher_token, war_table, tables
     a = tables.join(war_table.code, "Ana")
     tables.join(war_table.code, "Ben")
     tables.act(war_table.code, 0, 2, {"type": "start"})
-    tables.add_note(war_table.code, "Ana", "Fun!")
+    tables.add_note(war_table.code, "Fun!", role="seat", author="Ana", seat=0)
     summary = client.get(f"/api/tables/{war_table.code}", headers=auth).get_json()
     assert summary["status"] == "playing" and [s["name"] for s in summary["seats"]] == ["Ana", "Ben"]
     assert a["token"] not in str(summary)
@@ -185,7 +186,7 @@ def test_api_table_summary_log_and_debrief(app, teacher_token, war_table, tables
     assert log["notes"][0]["text"] == "Fun!" and log["notes"][0]["game_version"] == engines.spec("war").version
     pdf = client.get(f"/api/tables/{war_table.code}/debrief.pdf", headers=auth)
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
-    other = {"Authorization": "Bearer " + app.extensions["accounts"].issue_token(other_teacher.id)}
+    other = {"Authorization": "Bearer " + services(app).accounts.issue_token(other_teacher.id)}
     assert client.get(f"/api/tables/{war_table.code}", headers=other).status_code == 403
     assert client.get("/api/tables/ZZZZZZ", headers=auth).status_code == 404
 
@@ -216,7 +217,7 @@ def any_db_app(request, tmp_path):
     if request.param == "sqlite":
         app = make_app(tmp_path)
         yield app
-        app.extensions["db"].dispose()
+        services(app).db.dispose()
         return
     import uuid
 
@@ -228,8 +229,8 @@ def any_db_app(request, tmp_path):
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     app = make_app(tmp_path, DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
     yield app
-    app.extensions["notifier"].scheduler.stop()
-    app.extensions["db"].dispose()
+    services(app).notifier.scheduler.stop()
+    services(app).db.dispose()
     with admin.begin() as conn:
         conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     admin.dispose()
@@ -239,9 +240,9 @@ def test_a_nul_byte_anywhere_is_bad_input_not_a_server_error(any_db_app):
     from phones import Phone
 
     app = any_db_app
-    teacher = app.extensions["accounts"].add("teacher", PASSWORD)
-    token = app.extensions["accounts"].issue_token(teacher.id)
-    table = app.extensions["tables"].create_table(teacher.id, "war", {})
+    teacher = services(app).accounts.add("teacher", PASSWORD)
+    token = services(app).accounts.issue_token(teacher.id)
+    table = services(app).tables.create_table(teacher.id, "war", {})
     client = app.test_client()
     bearer = {"Authorization": f"Bearer {token}"}
     responses = {
@@ -264,8 +265,8 @@ def test_a_nul_byte_anywhere_is_bad_input_not_a_server_error(any_db_app):
                            ("watch", {"code": table.code + "\x00"})]:
         ack = phone.send(event, payload)
         assert ack["ok"] is False and ack["error"]["code"] in ("bad_request", "unknown_table"), (event, ack)
-    assert [n.text for n in app.extensions["tables"].notes(table.code)] == []
-    assert [s.name for s in app.extensions["tables"].seats(table.code)] == ["Ana"]
+    assert [n.text for n in services(app).tables.notes(table.code)] == []
+    assert [s.name for s in services(app).tables.seats(table.code)] == ["Ana"]
     phone.close()
 
 
@@ -277,7 +278,7 @@ def test_a_nul_byte_anywhere_is_bad_input_not_a_server_error(any_db_app):
     ("", "0.0.0.0", None, "http://127.0.0.1:8000", "classroom Wi-Fi"),
 ])
 def test_the_start_message_names_an_address_phones_reach_or_says_why_not(public, host, lan, expected, warns):
-    from app.netaddr import where_phones_connect
+    from app.edge.netaddr import where_phones_connect
 
     address, reason = where_phones_connect(public, host, 8000, lan)
     assert address == expected

@@ -36,6 +36,22 @@ OVERFLOW = """() => {
 
 FONT = "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
 
+# A page-script function for the layout tests that look for cut text (the board's,
+# tests/test_board_layout.py, and the phone's, tests/test_phone_layout.py): the nearest
+# ancestor of `el` that clips (its overflow is not visible) and cuts the rectangle `r`
+# (a line of el's text), or null. Put it inside a script's body: `() => {${CLIPPED_BY} ...}`.
+CLIPPED_BY = r"""
+  const clippedBy = (el, r) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      const box = a.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) return a;
+    }
+    return null;
+  };
+"""
+
 
 def errors_of(page):
     seen = []
@@ -59,6 +75,10 @@ def open_boards(browser, url, code):  # noqa: F811
         boards.append((page, errors, width, height, minimum))
     return boards
 
+
+# How far a crowded board region's type may step down rather than cut its text (kit.js
+# FIT_FLOOR: 24 px at 1920x1080, 16 px at 1280x720, still read from the back row).
+FIT_FLOOR = 0.72
 
 # The texts a room reads on a table's board: the game and the banner (not the join corner, nor the site's header).
 TABLE_TEXTS = "#game-root *, #banner"
@@ -112,13 +132,15 @@ def in_thumb_reach(page, selector, width, height):
 
 def check_end_phone(page, width, height, stage, names, result, you):
     """A phone after the game: the winner celebrated (an SVG trophy, no emoji), the
-    full ranking, nothing that invites more play, all on one screen."""
+    full ranking, and what comes next (issue 21: Play again, Join another game) and
+    nothing else to tap, all on one screen."""
     page.locator(".end-screen h2").wait_for()
     page.wait_for_timeout(1300)  # the trophy's entrance settles
     check_phone(page, width, height, stage, [".end-screen h2", ".end-screen .ranking"])
     assert page.evaluate("() => document.documentElement.scrollHeight") <= height, f"{stage} {width}x{height} scrolls"
     assert page.locator(".end-screen img.trophy").get_attribute("src").endswith("/static/icons/trophy.svg")
-    assert page.locator("#game-root button, #game-root input").count() == 0
+    assert page.locator("#game-root button, #game-root input").all_inner_texts() == ["Play again",
+                                                                                     "Join another game"]
     winners = result["winners"]
     heading = page.locator(".end-screen h2").inner_text()
     if winners == [you]:

@@ -1,6 +1,6 @@
-"""Schema migrations (app/migrations) on SQLite and PostgreSQL.
+"""Schema migrations (app/store/migrations) on SQLite and PostgreSQL.
 
-* The revisions, run from nothing, build exactly the schema of app/models.py,
+* The revisions, run from nothing, build exactly the schema of app/store/models.py,
   and so does the fast path the app takes on an empty database (create_all,
   stamped at head).
 * Revision 0001 is exactly the schema every database had before migrations.
@@ -31,11 +31,13 @@ from sqlalchemy import MetaData, create_engine, inspect, text
 from sqlalchemy import select as core_select
 from sqlmodel import Session, SQLModel, select
 
-from app import engines, migrations
-from app.db import make_engine
+from app import engines
 from app.engines.contract import strip_label
-from app.models import Event, GameTable
-from app.tables import ServiceError
+from app.errors import ServiceError
+from app.extensions import services
+from app.store import migrations
+from app.store.db import make_engine
+from app.store.models import Event, GameTable
 from conftest import make_app
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
@@ -114,7 +116,7 @@ def revision(engine) -> str | None:
 
 def create_old_schema(url: str) -> None:
     """The schema the code before migrations made, by its own create_all (a separate
-    process: its tables would clash with app.models' on SQLModel.metadata here)."""
+    process: its tables would clash with app.store.models' on SQLModel.metadata here)."""
     program = ("import sys; sys.path.insert(0, sys.argv[1]); import models_0001; "
                "from sqlmodel import SQLModel, create_engine; "
                "e = create_engine(sys.argv[2]); SQLModel.metadata.create_all(e); e.dispose()")
@@ -201,7 +203,7 @@ def test_a_war_game_from_before_migrations_is_upgraded_and_can_be_finished(schoo
     before.dispose()
 
     app = make_app(tmp_path, DATABASE_URL=school_db)  # the app migrates as it starts
-    db = app.extensions["db"]
+    db = services(app).db
     assert revision(db) == migrations.head()
     assert differences(db) == []
 
@@ -219,7 +221,7 @@ def test_a_war_game_from_before_migrations_is_upgraded_and_can_be_finished(schoo
 
     # The game was dealt by an earlier War engine: replaying it under this one is
     # refused with a clear message rather than drifting...
-    tables = app.extensions["tables"]
+    tables = services(app).tables
     assert table.engine_version == "war-classic-1" != engines.spec("war").version
     with pytest.raises(ServiceError) as refused:
         tables.replay(table.code)
@@ -230,7 +232,7 @@ def test_a_war_game_from_before_migrations_is_upgraded_and_can_be_finished(schoo
     while tables.get(table.code).status == "playing":
         live = tables.live(table.code)
         waiting = [seat for seat in range(3)
-                   if {"type": "reveal"} in [strip_label(a) for a in engines.get("war").actions(live.state, seat)]]
+                   if any(a["type"] == "reveal" for a in engines.get("war").actions(live.state, seat))]
         assert waiting, "the game neither ended nor waits on anyone"
         tables.act(table.code, waiting[0], live.version, {"type": "reveal"})
         moves += 1
@@ -250,9 +252,9 @@ def test_the_table_service_reads_an_upgraded_table(tmp_path):
     raw.dispose()
 
     app = make_app(tmp_path, DATABASE_URL=f"sqlite:///{copy}")
-    table = app.extensions["tables"].get(code)
+    table = services(app).tables.get(code)
     assert (table.status, table.version, table.state) == (status, version, snapshot) == ("playing", 36, snapshot)
-    app.extensions["db"].dispose()
+    services(app).db.dispose()
 
 
 # ------------------------------------------------------------------ the CLI
@@ -328,12 +330,39 @@ def test_processes_starting_at_once_migrate_once(new_database, start, request):
 
 
 def test_the_head_read_from_the_files_is_alembics_and_a_start_at_head_needs_no_alembic(tmp_path):
-    """app.migrations reads the head revision from the files so that a worker starting on
+    """app.store.migrations reads the head revision from the files so that a worker starting on
     a database at head (or an empty one) never imports Alembic (about 11 MB each)."""
     assert migrations.head() == migrations.script().get_current_head()
     url = f"sqlite:///{tmp_path / 'start.db'}"
-    probe = ("import sys; from app.db import make_engine; from app.migrations import upgrade; "
+    probe = ("import sys; from app.store.db import make_engine; from app.store.migrations import upgrade; "
              "e = make_engine(sys.argv[1]); print(upgrade(e).action, 'alembic' in sys.modules)")
     runs = [subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, timeout=120,
                            cwd=Path(__file__).resolve().parent.parent) for _ in range(2)]
     assert [r.stdout.split() for r in runs] == [["current", "False"], ["current", "False"]], runs
+
+
+def test_notes_written_before_roles_are_read_by_the_teacher_alone(new_database):
+    """0010: the old code took a note for the teacher's when its author's name began
+    "Facilitator ", which a student could type; every old note becomes private to the
+    teacher, whatever its name says (issue 18, item 5)."""
+    db = make_engine(new_database("notes"), migrate=False)
+    with db.begin() as conn:
+        command.upgrade(migrations.config(conn), "0009")
+        conn.execute(text("INSERT INTO facilitator (name, password_hash, created_at, paper, session_epoch) "
+                          "VALUES ('t', 'x', '2026-01-01', 'a4', 0)"))
+        conn.execute(text("INSERT INTO game_table (code, game, engine_version, data_versions, options, seed, "
+                          "status, version, locked, paused, timers, facilitator_id, demo, name_filter, created_at, "
+                          "updated_at) VALUES ('ABCDEF', 'war', 'v', '{}', '{}', 1, 'lobby', 0, false, false, '{}', "
+                          "1, false, true, '2026-01-01', '2026-01-01')"))
+        for author in ("Facilitator bob", "Facilitator Rivera", "Ana"):
+            conn.execute(text("INSERT INTO note (table_id, version, game_version, author, text, at) "
+                              "VALUES (1, 0, 'v', :a, 'old note', '2026-01-01')"), {"a": author})
+        command.upgrade(migrations.config(conn), "head")
+        rows = conn.execute(text("SELECT author, role, audience, hidden, approved FROM note ORDER BY id")).all()
+        table = conn.execute(text("SELECT texts, text_approval FROM game_table")).one()
+    assert [(r.author, r.audience, bool(r.hidden), bool(r.approved)) for r in rows] == [
+        ("Facilitator bob", "teacher", False, True), ("Facilitator Rivera", "teacher", False, True),
+        ("Ana", "teacher", False, True)]
+    assert [r.role for r in rows] == ["teacher", "teacher", "seat"]
+    assert table.texts in ({}, "{}") and not table.text_approval
+    db.dispose()

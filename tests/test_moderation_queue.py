@@ -12,6 +12,7 @@ import pytest
 
 from app import engines
 from app.engines.contract import strip_label
+from app.extensions import services
 
 GAME = "water_cycle"
 
@@ -20,7 +21,7 @@ GAME = "water_cycle"
 def crisis_class(app, teacher):
     """A class of two Water Cycle tables of two; table A is driven (by the bots'
     choices, through the table service) to a Crisis answer being voted on."""
-    classes, tables = app.extensions["classes"], app.extensions["tables"]
+    classes, tables = services(app).classes, services(app).tables
     klass = classes.create(teacher.id, GAME, {"crisis_mode": "on", "votes": "confirm", "vote_seconds": 0}, "2")
     for name in ("Ana", "Ben", "Cai", "Dee"):
         classes.join_any(klass.code, name)
@@ -45,7 +46,7 @@ def crisis_class(app, teacher):
 
 def test_the_overview_queues_the_crisis_table_and_only_it(app, crisis_class):
     klass, (a, b) = crisis_class
-    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables, classes = services(app).tables, services(app).classes
     state = tables.live(a).state
     p = state["pending"]
     overview = classes.overview(klass.code)
@@ -67,7 +68,7 @@ def test_the_overview_queues_the_crisis_table_and_only_it(app, crisis_class):
 
 def test_a_hidden_explanation_stays_in_the_queue_and_never_reaches_the_class_board(app, teacher, crisis_class):
     klass, (a, _b) = crisis_class
-    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables, classes = services(app).tables, services(app).classes
     explanation = tables.live(a).state["pending"]["explanation"]
     board_before = json.dumps(classes.public_overview(klass.code))
     assert explanation not in board_before and "queue" not in classes.public_overview(klass.code)
@@ -83,7 +84,7 @@ def test_a_hidden_explanation_stays_in_the_queue_and_never_reaches_the_class_boa
 
 def test_deciding_from_the_overview_socket_empties_the_queue(app, teacher, teacher_token, crisis_class, phone):
     klass, (a, _b) = crisis_class
-    tables, classes = app.extensions["tables"], app.extensions["classes"]
+    tables, classes = services(app).tables, services(app).classes
     overview_page = phone(auth={"token": teacher_token})
     assert overview_page.send("watch", {"code": klass.code, "role": "facilitator"})["ok"]
     shown = [payload for name, payload in overview_page.events if name == "overview"][-1]
@@ -107,9 +108,9 @@ def test_deciding_from_the_overview_socket_empties_the_queue(app, teacher, teach
 
 def test_another_teacher_cannot_decide(app, other_teacher, crisis_class, phone):
     klass, (a, _b) = crisis_class
-    stranger = phone(auth={"token": app.extensions["accounts"].issue_token(other_teacher.id)})
+    stranger = phone(auth={"token": services(app).accounts.issue_token(other_teacher.id)})
     ack = stranger.send("watch", {"code": klass.code, "role": "facilitator"})
     assert ack["ok"] is False and ack["error"]["code"] == "forbidden"
-    ack = stranger.send("moderate", {"code": a, "version": app.extensions["tables"].get(a).version,
+    ack = stranger.send("moderate", {"code": a, "version": services(app).tables.get(a).version,
                                      "action": {"type": "accept"}, "scope": "game"})
     assert ack["ok"] is False and ack["error"]["code"] == "forbidden"

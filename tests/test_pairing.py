@@ -12,6 +12,8 @@ import pytest
 
 from phones import seated
 
+from app.extensions import services
+
 GAME = "wizard"
 
 
@@ -33,7 +35,7 @@ def api(app, teacher_token):
 
 @pytest.fixture
 def classes(app):
-    return app.extensions["classes"]
+    return services(app).classes
 
 
 def layout(api, code):
@@ -226,6 +228,7 @@ def test_after_a_match_ends_the_teacher_re_pairs_its_students_for_the_next_one(a
     again = phone()
     assert again.send("resume", {"token": ana.token}) == {"ok": True, "seat": 0, "table": fresh, "name": "Ana"}
     assert again.view["code"] == fresh
+    assert ana.send("resume", {"token": ana.token})["ok"]  # her phone takes the seat back (one device plays it)
     # And the new match starts and plays.
     assert ana.can("start")  # she is seat 0 with a partner now
     assert ana.act(next(a for a in ana.view["actions"] if a["type"] == "start"))["ok"]

@@ -1,4 +1,4 @@
-"""Presence shared through Redis (app/presence.py): two RedisPresence objects in
+"""Presence shared through Redis (app/realtime/presence.py): two RedisPresence objects in
 this process stand for two server processes (the live two-process tests are in
 test_scaled.py)."""
 from __future__ import annotations
@@ -8,7 +8,8 @@ import uuid
 
 import pytest
 
-from app.presence import LocalPresence, RedisPresence, make_presence
+from app.extensions import services
+from app.realtime.presence import LocalPresence, RedisPresence, make_presence
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -130,8 +131,8 @@ def test_the_message_queue_setting_chooses_the_presence():
 
 def test_the_handlers_go_on_with_local_counts_while_redis_is_down(app, phone, war_table, caplog):
     down = RedisPresence("redis://127.0.0.1:1/0", "cg:presence:down-" + uuid.uuid4().hex[:8], heartbeat=0.1)
-    app.extensions["presence"] = down
-    app.extensions["tables"].connected = down.connected
+    services(app).presence = down
+    services(app).tables.connected = down.connected
     try:
         board = phone()
         assert board.send("watch", {"code": war_table.code})["ok"]
@@ -148,13 +149,13 @@ def test_the_handlers_go_on_with_local_counts_while_redis_is_down(app, phone, wa
 def test_a_board_here_follows_a_phone_connected_to_another_process(app, phone, tables, war_table):
     """This app's presence is shared; `other` stands for a second process. Its phone
     coming, going and dying all reach the board watched here, with no move made."""
-    from app.presence import refresher
-    from app.security import hash_token
+    from app.realtime.presence import refresher
+    from app.edge.security import hash_token
 
     ns = "cg:presence:test-" + uuid.uuid4().hex[:10]
     here = RedisPresence(REDIS, ns, heartbeat=0.1, dead_after=0.5)
     here.on_change = refresher(app)
-    app.extensions["presence"], tables.connected = here, here.connected
+    services(app).presence, tables.connected = here, here.connected
     other = RedisPresence(REDIS, ns, heartbeat=0.1, dead_after=0.5)
     try:
         here.start()

@@ -44,7 +44,7 @@ def _login(page, url):
     page.get_by_label("Name").fill("teacher")
     page.get_by_label("Password").fill(FACILITATOR_PASSWORD)
     page.get_by_role("button", name="Log in").click()
-    page.get_by_role("heading", name="Games").wait_for()
+    page.get_by_role("heading", name="New game").wait_for()
 
 
 def _started_table(server, token, game, browser, recorder):  # noqa: F811

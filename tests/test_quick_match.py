@@ -10,6 +10,7 @@ import json
 import re
 
 from app import engines
+from app.extensions import services
 from app.facilitator import form_presets, preset_label
 
 from conftest import PASSWORD
@@ -48,7 +49,9 @@ def test_preset_labels_read_well():
 
 def test_every_form_lists_the_games_presets_with_every_option_value(app, teacher):
     client, _ = logged_in(app)
-    page = client.get("/facilitator/").get_data(as_text=True)
+    # Each game's short form is on its own page, the dashboard's game card leads there.
+    page = "".join(client.get(f"/facilitator/new/{game['key']}").get_data(as_text=True)
+                   for game in engines.games() if game["playable"])
     rows = preset_rows(page)
     war = next(g for g in engines.games() if g["key"] == "war")
     fields = [o["key"] for o in war["options"]]
@@ -60,7 +63,7 @@ def test_every_form_lists_the_games_presets_with_every_option_value(app, teacher
     assert values["Power War"] == {"mode": "power", "computer_level": "standard", "energy_start": "3",
                                    "energy_per_battle": "1", "energy_max": "10", "bankroll": "100",
                                    "raise_amount": "10", "length": "first_to_40_cards"}
-    assert values["Tournament"]["mode"] == "tournament" and values["Tournament"]["length"] == "full_elimination"
+    assert values["Tournament"]["mode"] == "tournament" and values["Tournament"]["length"] == "fits_a_lesson"
     # Every game with presets gets its row, generically (the platform names no game).
     for game in engines.games():
         if form_presets(game):
@@ -82,12 +85,12 @@ def test_a_preset_leaves_out_options_the_form_does_not_show():
 
 def test_a_form_filled_as_a_preset_says_submits_without_javascript(app, teacher):
     client, csrf = logged_in(app)
-    page = client.get("/facilitator/").get_data(as_text=True)
+    page = client.get("/facilitator/new/war").get_data(as_text=True)
     values = dict(preset_rows(page)[("opt", "war")])["Wager Battle"]
     response = client.post("/facilitator/tables", data={"csrf": csrf, "game": "war", **values})
     assert response.status_code == 302 and "/facilitator/tables/" in response.headers["Location"]
     code = response.headers["Location"].rsplit("/", 1)[1]
-    options = app.extensions["tables"].get(code).options
+    options = services(app).tables.get(code).options
     assert options["mode"] == "wager" and options["bankroll"] == 100 and options["energy_start"] == 3
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import requests
 
-from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, no_dialogs, server  # noqa: F401
+from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, new_game_form, no_dialogs, server  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -19,11 +19,7 @@ def test_a_preset_fills_every_field_of_its_form(server, browser):  # noqa: F811
     dialogs = no_dialogs(page)
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/facilitator/")
-    page.get_by_label("Name").fill("teacher")
-    page.get_by_label("Password").fill(FACILITATOR_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    form = page.locator("form").filter(has=page.get_by_role("button", name="Create a War table"))
+    form = new_game_form(page, server.url, "war", more=True)
     presets = form.get_by_role("group", name="Presets (fill every option below)")
     presets.get_by_role("button", name="Classic").wait_for()   # the row shows once presets.js has run
     assert presets.get_by_role("button").all_inner_texts() == [
@@ -39,7 +35,7 @@ def test_a_preset_fills_every_field_of_its_form(server, browser):  # noqa: F811
     assert form.get_by_label("Computer players").input_value() == "standard"
     assert presets.get_by_role("button", name="Power War").get_attribute("aria-pressed") == "true"
     # Only this form: the class form's War fields keep their defaults.
-    klass = page.locator("form").filter(has=page.get_by_role("button", name="Create a War class session"))
+    klass = page.locator('form.mode-form[data-mode="class"]')  # hidden until chosen, its fields still there
     assert klass.get_by_label("Mode").input_value() == "classic"
 
     presets.get_by_role("button", name="Wager Battle").click()

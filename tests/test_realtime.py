@@ -6,6 +6,7 @@ import json
 import pytest
 
 from app import engines
+from app.extensions import services
 from phones import play_to_end, seated
 
 
@@ -158,14 +159,19 @@ def test_act_with_a_bad_payload_is_bad_request(phone, war_table, payload):
 def test_an_order_free_reveal_from_an_old_version_counts_while_it_is_still_legal(phone, war_table):
     ana, ben = started(phone, war_table.code, "Ana", "Ben")
     old = ana.view["version"]
-    assert ben.act({"type": "reveal"})["ok"]
-    ack = ana.send("act", {"version": old, "action": {"type": "reveal"}})  # Ana had not seen Ben's reveal
+    first = {"type": "reveal", "battle": 1}   # as listed: the reveal names its battle
+    assert ben.act(first)["ok"]
+    ack = ana.send("act", {"version": old, "action": first})  # Ana had not seen Ben's reveal
     assert ack["ok"] and ack["version"] == old + 2
-    # Once the battle is resolved a reveal from that old version is legal again, and
-    # counts in the new battle; once it is no longer legal, the old version is just stale.
-    assert ana.send("act", {"version": old, "action": {"type": "reveal"}})["ok"]
+    # A bare reveal from the old version is checked against the version: stale.
     assert error_code(ana.send("act", {"version": old, "action": {"type": "reveal"}})) == "stale"
-    assert error_code(ana.act({"type": "reveal"})) == "not_your_turn"
+    while ana.pump()["view"]["public"]["battle"] == 1:   # a tie: battle 1 goes to war first
+        for p in (ana, ben):
+            if p.can("reveal"):
+                assert p.act({"type": "reveal"})["ok"]
+    # Once battle 2 has begun, a second tap of battle 1 from the old view is stale.
+    assert error_code(ana.send("act", {"version": old, "action": first})) == "stale"
+    assert ana.act({"type": "reveal", "battle": 2})["ok"]
 
 
 def test_a_stale_move_gets_the_fresh_view_with_the_error(phone, war_table):
@@ -212,7 +218,7 @@ def test_views_never_carry_another_seats_private_data(phone, war_table):
 
 # ---------------------------------------------------------------- watch
 def test_watch_as_facilitator_needs_the_owner(phone, war_table, app, other_teacher):
-    stranger = phone(auth={"token": app.extensions["accounts"].issue_token(other_teacher.id)})
+    stranger = phone(auth={"token": services(app).accounts.issue_token(other_teacher.id)})
     assert error_code(stranger.send("watch", {"code": war_table.code, "role": "facilitator"})) == "forbidden"
     assert error_code(phone().send("watch", {"code": war_table.code, "role": "facilitator"})) == "forbidden"
     assert error_code(phone().send("watch", {"code": war_table.code, "role": "king"})) == "bad_request"
@@ -230,7 +236,7 @@ def test_moderation_needs_the_tables_facilitator(phone, war_table, app, other_te
     seated(phone, war_table.code, "Ana")
     assert error_code(phone().send("moderate", {"code": war_table.code, "version": 1,
                                                 "action": {"type": "lock"}})) == "forbidden"
-    stranger = phone(auth={"token": app.extensions["accounts"].issue_token(other_teacher.id)})
+    stranger = phone(auth={"token": services(app).accounts.issue_token(other_teacher.id)})
     assert error_code(stranger.send("moderate", {"code": war_table.code, "version": 1,
                                                  "action": {"type": "lock"}})) == "forbidden"
     wrong_token = phone(auth={"token": "forged"})
@@ -332,3 +338,28 @@ def test_reserved_event_names_cannot_be_sent_by_a_client(phone, war_table):
     p.client.emit("connect", {})
     assert p.client.is_connected()
     assert error_code(p.send("watch", {"code": war_table.code})) == "rate_limited"  # ...reset nothing
+
+
+def test_a_socket_event_reuses_the_connections_session_and_opens_no_cookie(app, teacher, war_table, monkeypatch):
+    """Flask-SocketIO replaces each event's session with the one saved at the connect;
+    the cookie is verified once, at the connect, and the teacher is still known after."""
+    from flask.sessions import SecureCookieSessionInterface
+
+    from phones import Phone
+    from test_http import login
+
+    browser = app.test_client()
+    assert login(browser).status_code == 302
+    opened = []
+    cookie_open = SecureCookieSessionInterface.open_session
+    monkeypatch.setattr(SecureCookieSessionInterface, "open_session",
+                        lambda self, app_, request: opened.append(request.path) or cookie_open(self, app_, request))
+    page = Phone(app, flask_client=browser)
+    assert opened == ["/socket.io"]
+    for _ in range(3):
+        assert page.send("watch", {"code": war_table.code, "role": "facilitator"})["ok"]  # the teacher's own
+    assert page.send("moderate", {"code": war_table.code, "version": page.view["version"],
+                                  "action": {"type": "lock"}})["ok"]
+    assert opened == ["/socket.io"]
+    assert browser.get("/facilitator/").status_code == 200  # HTTP requests open their cookie as before
+    assert len(opened) == 2

@@ -17,8 +17,8 @@ import pytest
 from sqlmodel import Session, select
 
 from app import engines
-from app.models import Event, GameTable
-from conftest import make_app
+from app.extensions import services
+from app.store.models import Event, GameTable
 from report_seed import play
 
 TEACHER_NOTE = "Teacher only: Ben needed a hint about the Bucket."
@@ -31,19 +31,8 @@ GAMES = {
     "war": (["Ana", "Ben", "Cara"], {}),
     "dicerace": (["Ana", "Ben", "Cara"], {}),
 }
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path, GAME_MODULES=["testgames.dicerace"])
-    yield app
-    app.extensions["notifier"].scheduler.stop()
-    app.extensions["db"].dispose()
-
-
-@pytest.fixture
-def auth(teacher_token):
-    return {"Authorization": f"Bearer {teacher_token}"}
+# The conftest's app, told about the test-only game too.
+pytestmark = pytest.mark.app_config(GAME_MODULES=["testgames.dicerace"])
 
 
 def text_of(pdf: bytes) -> str:
@@ -67,6 +56,10 @@ def fonts_of(pdf: bytes) -> set[str]:
         for font in (page["/Resources"].get("/Font") or {}).values():
             fonts.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
     return fonts
+
+
+def text_of_page(pdf: bytes, index: int) -> str:
+    return pypdf.PdfReader(io.BytesIO(pdf)).pages[index].extract_text()
 
 
 def pages(pdf: bytes) -> int:
@@ -123,8 +116,16 @@ def test_each_games_debrief_holds_names_winner_rulings_notes_and_its_section(app
         for winner in ctx["outcome"]["winners"]:
             assert winner in text
     main, _, appendix = text.partition("Appendix for the game")
-    for ruling in ctx["rulings"]:
-        assert contains(main, ruling["title"]) and ruling["id"] not in main and ruling["id"] in appendix
+    assert not appendix and not ctx["rulings"]   # the teacher's sheet holds no rulings and no ids
+    first = text_of_page(pdf, 0)
+    assert "Questions for the class" in first and "Students to check on" in first and "The game in brief" in first
+    designer = client.get(f"/api/tables/{code}/debrief.pdf?version=designer", headers=auth).data
+    dtext = text_of(designer)
+    with app.test_request_context():
+        dctx = debrief_context(tables, code, designer=True)
+    for ruling in dctx["rulings"]:
+        assert contains(dtext, ruling["title"]) and ruling["id"] in dtext and ruling["id"] not in text
+    assert "Appendix for the game" in dtext
     assert contains(text, TEACHER_NOTE) and contains(text, STUDENT_NOTE)
     from app.reports import LEVELS
     shown = ctx["learning"] if "Trivia questions (the first" not in text else ctx["learning"][:LEVELS[2]["learning"]]
@@ -147,7 +148,7 @@ def test_each_games_debrief_holds_names_winner_rulings_notes_and_its_section(app
 
 def test_water_cycle_debrief_shows_trivia_answers_and_moderated_explanations(app, tables, teacher):
     names, _ = GAMES["water_cycle"]
-    code = play(tables, teacher.id, "water_cycle", names, options={"crisis_mode": "on", "votes": "teacher"},
+    code = play(tables, teacher.id, "water_cycle", names, options={"crisis_mode": "on", "votes": "teacher", "rounds": 0},
                 moves=250, notes=NOTES)
     for _ in range(20):   # the deal is random: play on until a Boss challenge and two judged Crises
         log = [e for ev in tables.events(code) for e in ev.log]
@@ -179,7 +180,7 @@ def test_first_page_renders_to_png_without_a_blank_page_or_overflow(app, tables,
     if not shutil.which("pdftoppm"):
         pytest.fail("pdftoppm is missing: apt-get install poppler-utils (scripts/test --all does)")
     code = seeded(tables, teacher, "war")
-    tables.add_note(code, "Ana", "x" * 300)  # an unbroken word must wrap, not overflow its cell
+    tables.add_note(code, "x" * 300, role="seat", author="Ana", seat=0)  # an unbroken word must wrap, not overflow its cell
     with app.test_request_context():
         from app.reports import debrief_html
         html = debrief_html(tables, code)
@@ -210,7 +211,7 @@ def test_paper_size_is_the_teachers_choice_and_remembered(app, tables, teacher, 
     assert client.post("/api/preferences", json={"paper": "letter"}, headers=auth).get_json() == {"paper": "letter"}
     assert size(client.get(f"/api/tables/{code}/debrief.pdf", headers=auth).data) == (612, 792)
     assert size(client.get(f"/api/tables/{code}/debrief.pdf?paper=a4", headers=auth).data) == (595, 842)
-    assert app.extensions["accounts"].get(teacher.id).paper == "letter"
+    assert services(app).accounts.get(teacher.id).paper == "letter"
 
 
 def test_pdf_is_tagged_and_uses_the_shipped_font_only(app, tables, teacher):
@@ -237,11 +238,12 @@ def test_reports_never_fail_on_odd_data(app, tables, teacher, auth):
     odd = play(tables, teacher.id, "war", [emoji[:20], "Ben"], moves=60)
     many = play(tables, teacher.id, "dicerace", ["Ana", "Ben"], moves=30)
     for i in range(500):
-        tables.add_note(many, "Ana" if i % 2 else "Facilitator teacher", f"Note number {i}")
+        tables.add_note(many, f"Note number {i}", role="seat" if i % 2 else "teacher",
+                        author="Ana" if i % 2 else "Facilitator teacher", seat=0)
     kicked = play(tables, teacher.id, "storm_war", ["Ana", "Ben", "Cara"], moves=60, kick=1)
     abandoned = play(tables, teacher.id, "wizard", ["Ana", "Ben"], moves=10)
     old = play(tables, teacher.id, "war", ["Ana", "Ben"], moves=20)
-    with Session(app.extensions["db"]) as s:
+    with Session(services(app).db) as s:
         long_ago = datetime.now(timezone.utc) - timedelta(hours=3)
         for ev in s.exec(select(Event).join(GameTable).where(GameTable.code == abandoned)).all():
             ev.at = long_ago
@@ -277,8 +279,9 @@ def test_reports_never_fail_on_odd_data(app, tables, teacher, auth):
 
 # ------------------------------------------------------------------ class
 def test_class_debrief_results_leaders_learning_votes_and_moderation(app, tables, teacher, auth):
-    classes = app.extensions["classes"]
+    classes = services(app).classes
     klass = classes.create(teacher.id, "water_cycle", {"crisis_mode": "on"}, 2, True)
+    classes.set_phone_notes(teacher.id, klass.code, True)  # Ana's note below comes from her phone
     for name in ("Ana", "Ben", "Cara", "Dev", "Eve", "Finn"):
         classes.join_any(klass.code, name)
     classes.start(teacher.id, klass.code)
@@ -319,20 +322,20 @@ def test_class_debrief_results_leaders_learning_votes_and_moderation(app, tables
 # ---------------------------------------------------------------- exports
 def test_exports_have_the_documented_columns_and_the_owners_access_only(app, tables, teacher, other_teacher, auth):
     code = seeded(tables, teacher, "war", moves=100)
-    tables.add_note(code, "Ana", "=HYPERLINK(\"x\")")
+    tables.add_note(code, "=HYPERLINK(\"x\")", role="seat", author="Ana", seat=0)
     client = app.test_client()
     log = client.get(f"/api/tables/{code}/log.csv", headers=auth).data.decode("utf-8-sig")
     assert log.splitlines()[0] == "table,move,at,event_kind,actor,action,entry_kind,text,seat,visible_to,ruling_id,data"
     assert ",ruling," in log and "war.commitment_order_is_tap_order" in log
     notes = client.get(f"/api/tables/{code}/notes.csv", headers=auth).data.decode("utf-8-sig")
-    assert notes.splitlines()[0] == "table,move,at,game_version,author,teacher_only,text"
+    assert notes.splitlines()[0] == "table,move,at,game_version,author,role,teacher_only,hidden,text"
     assert "'=HYPERLINK" in notes and ",yes," in notes and ",no," in notes
     from app.reports.exports import LOG_COLUMNS, NOTE_COLUMNS
     from pathlib import Path
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for column in LOG_COLUMNS + NOTE_COLUMNS:
         assert f"`{column}`" in readme
-    other = {"Authorization": f"Bearer {app.extensions['accounts'].issue_token(other_teacher.id)}"}
+    other = {"Authorization": f"Bearer {services(app).accounts.issue_token(other_teacher.id)}"}
     for path in ("debrief.pdf", "log.csv", "notes.csv", "log.json"):
         assert client.get(f"/api/tables/{code}/{path}", headers=other).status_code == 403
         assert client.get(f"/api/tables/{code}/{path}").status_code == 401
@@ -341,7 +344,7 @@ def test_exports_have_the_documented_columns_and_the_owners_access_only(app, tab
 # --------------------------------------------------------------- playtest
 def test_playtest_report_over_a_date_range_with_refusals_and_csv(app, tables, teacher, auth):
     codes = [seeded(tables, teacher, "war", seed=s, moves=400) for s in range(3)]
-    tables.add_note(codes[0], "Ana", "Who puts the pot under the deck first?")
+    tables.add_note(codes[0], "Who puts the pot under the deck first?", role="seat", author="Ana", seat=0)
     live = tables.live(codes[1])
     if live.status == "playing":
         waiting = engines.get("war").view(live.state, "board")["prompt"]["waiting_for"]
@@ -362,7 +365,7 @@ def test_playtest_report_over_a_date_range_with_refusals_and_csv(app, tables, te
     for code in codes:
         assert code in text
     csv = client.get(f"/api/playtest.csv?game=war&from={today}&to={today}", headers=auth).data.decode("utf-8-sig")
-    assert csv.splitlines()[0].startswith("table,created,status,engine_version") and len(csv.splitlines()) == 4
+    assert csv.splitlines()[0].startswith("table,created,status,setting,options") and len(csv.splitlines()) == 4
     past = client.get("/api/playtest.csv?game=war&from=2020-01-01&to=2020-01-31", headers=auth).data.decode("utf-8-sig")
     assert len(past.splitlines()) == 1
     assert client.get("/api/playtest.pdf?game=nope", headers=auth).status_code == 400
@@ -385,7 +388,7 @@ def test_dashboard_offers_paper_size_playtest_report_and_table_exports(app, tabl
     page = client.get("/facilitator/").data.decode()
     assert 'name="paper"' in page and "/api/playtest.pdf" in page and 'type="date"' in page
     assert client.post("/facilitator/preferences", data={"paper": "letter", "csrf": csrf}).status_code == 302
-    assert app.extensions["accounts"].get(teacher.id).paper == "letter"
+    assert services(app).accounts.get(teacher.id).paper == "letter"
     code = seeded(tables, teacher, "dicerace", moves=10)
     table_page = client.get(f"/facilitator/tables/{code}").data.decode()
     assert "version=student" in table_page and f"/api/tables/{code}/log.csv" in table_page
@@ -399,16 +402,16 @@ def test_dashboard_offers_paper_size_playtest_report_and_table_exports(app, tabl
 
 def test_the_demo_cleanup_deletes_a_demos_refused_moves_too(app, tables):
     from test_demo import _age, home_csrf, open_demo, opened
-    from app.models import Refusal
+    from app.store.models import Refusal
     client = app.test_client()
     code, _ = opened(open_demo(client, csrf=home_csrf(client)))
     table = tables.get(code)
-    with Session(app.extensions["db"]) as s:
+    with Session(services(app).db) as s:
         s.add(Refusal(table_id=table.id, version=table.version, actor="seat:0", action_type="play", code="illegal"))
         s.commit()
     _age(app, code, 25)
-    assert app.extensions["demos"].cleanup() == [code]
-    with Session(app.extensions["db"]) as s:
+    assert services(app).demos.cleanup() == [code]
+    with Session(services(app).db) as s:
         assert s.exec(select(Refusal).where(Refusal.table_id == table.id)).all() == []
 
 
@@ -432,7 +435,7 @@ def test_the_render_worker_script_turns_a_json_job_into_a_pdf(app):
 def test_class_learning_adds_up_trivia_per_topic_and_the_most_missed_questions(app, tables, teacher, auth,
                                                                                monkeypatch):
     """The class-wide figures from the games' sections, with sections fixed (a deal is random)."""
-    classes = app.extensions["classes"]
+    classes = services(app).classes
     klass = classes.create(teacher.id, "dicerace", {}, 2, True)
     for name in ("Ana", "Ben", "Cara", "Dev"):
         classes.join_any(klass.code, name)
@@ -444,6 +447,7 @@ def test_class_learning_adds_up_trivia_per_topic_and_the_most_missed_questions(a
                                         "topic": topic}
         return {"learning": [q("Where does rain go?", "rivers", False), q("What is fog?", "weather", True),
                              q("Where does rain go?", "rivers", False)],
+                "learning_noun": ["trivia question", "trivia questions"],   # the game's words for its rows
                 "votes": [{"seat": 0, "title": "The big flood", "cards": ["Dam"], "explanation": "A dam holds it.",
                            "up": 2, "down": 0, "decision": "accepted", "decided_by": "the class vote",
                            "hidden": False},
@@ -470,10 +474,28 @@ def test_a_very_long_game_still_fits_three_pages(app, tables, teacher, auth, see
     # A table's deal is random: the odd game ends early, so play until one is long.
     for attempt in range(6):
         code = play(tables, teacher.id, "water_cycle", ["Ana", "Ben", "Cara", "Dev"],
-                    options={"crisis_mode": "on"}, moves=3000, seed=seed * 10 + attempt, notes=NOTES)
+                    options={"crisis_mode": "on", "rounds": 0}, moves=3000, seed=seed * 10 + attempt, notes=NOTES)
         if len(tables.log_json(code)["events"]) > 300:
             break
     assert len(tables.log_json(code)["events"]) > 300
     response = app.test_client().get(f"/api/tables/{code}/debrief.pdf", headers=auth)
     assert response.status_code == 200 and pages(response.data) <= 3
     assert "Ana" in text_of(response.data)
+
+
+def test_a_ruling_moment_is_numbered_in_the_games_words():
+    """The debrief says when a ruling applied with the first of the game's moment
+    counters the entry carries (GameSpec.moment_counters: "battle 7" for a game that
+    counts battles); a game that declares none counts turns and rounds."""
+    from types import SimpleNamespace
+
+    from app.engines.contract import GameSpec
+    from app.reports import ruling_rows
+
+    entry = {"t": "ruling", "id": "r1", "text": "A ruling.", "version": 12, "at": None, "seat": 0,
+             "battle": 7, "turn": 3}
+    data = {"start": None, "entries": [entry]}
+    battles = SimpleNamespace(rulings=(), moment_counters=("battle", "turn", "round"))
+    turns = SimpleNamespace(rulings=(), moment_counters=GameSpec.moment_counters)
+    assert ruling_rows(battles, data, ["Ana"])[0]["moments"] == ["move 12, Ana, battle 7"]
+    assert ruling_rows(turns, data, ["Ana"])[0]["moments"] == ["move 12, Ana, turn 3"]

@@ -16,6 +16,8 @@ from conftest import make_app
 from live import LivePhone, LiveServer
 from report_seed import play
 
+from app.extensions import services
+
 pytestmark = pytest.mark.live
 
 # A class of 120 students at tables of two, each game well under way. The issue's
@@ -27,9 +29,10 @@ def seed_big_class(server: LiveServer) -> str:
     server.instance.mkdir(parents=True, exist_ok=True)
     app = make_app(server.instance, DATABASE_URL=server.env["DATABASE_URL"])
     try:
-        fac = app.extensions["accounts"].add("teacher", "live-password-1")
-        classes, tables = app.extensions["classes"], app.extensions["tables"]
+        fac = services(app).accounts.add("teacher", "live-password-1")
+        classes, tables = services(app).classes, services(app).tables
         klass = classes.create(fac.id, "war", {}, 2, True)
+        classes.set_phone_notes(fac.id, klass.code, True)  # each table's note below is a phone's
         for i in range(TABLES * 2):
             classes.join_any(klass.code, f"Student {i + 1}")
         classes.start(fac.id, klass.code)
@@ -38,8 +41,8 @@ def seed_big_class(server: LiveServer) -> str:
                  notes=(("Ana", f"A note at table {n + 1}."),))
         return klass.code
     finally:
-        app.extensions["notifier"].scheduler.stop()
-        app.extensions["db"].dispose()
+        services(app).notifier.scheduler.stop()
+        services(app).db.dispose()
 
 
 def move_latency(phones) -> float:
@@ -88,7 +91,8 @@ def test_a_move_during_a_big_class_report_is_answered_while_it_renders(tmp_path)
         second.start()
         time.sleep(0.3)  # the requests are in: gathering the tables, then rendering
         during = []
-        while worker.is_alive() and len(during) < 200:
+        # At most 40 reveals (20 battles): more could end the War game itself on a slow machine.
+        while worker.is_alive() and len(during) < 40:
             took = move_latency(phones)
             if worker.is_alive():       # answered while the report was still being made
                 during.append(took)
@@ -102,7 +106,9 @@ def test_a_move_during_a_big_class_report_is_answered_while_it_renders(tmp_path)
               f"median {sorted(during)[len(during) // 2] * 1000 if during else 0:.0f} ms, "
               f"max {max(during, default=0) * 1000:.0f} ms")
         assert len(during) >= 5, f"only {len(during)} moves were answered during a {done['seconds']:.1f} s report"
-        assert max(during) < max(2.0, 20 * max(quiet)), (quiet, during)
+        # A loop the rendering blocked would hold a move for about the whole report; on a
+        # shared machine a move may still wait a second or two, so no absolute bound.
+        assert max(during) < done["seconds"] / 2, (done["seconds"], quiet, during)
     finally:
         for phone in phones:
             phone.close()

@@ -11,19 +11,29 @@ workers and still fire when the worker that set them is dead.
 """
 from __future__ import annotations
 
+import base64
+import os
+import socket
+import sys
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 import requests
 
 from conftest import make_app
-from live import LivePhone, LiveServer, autoplay_to_end, end_table, play_live
+from live import LivePhone, LiveServer, autoplay_to_end, end_table, free_port, play_live
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
+import run_workers  # noqa: E402
+
+from app.extensions import services
 
 pytestmark = pytest.mark.live
 
-AWAY_WITHIN = 10.0  # app/presence.py: a dead worker is noticed after DEAD_AFTER (4 s) + a heartbeat
+AWAY_WITHIN = 10.0  # app/realtime/presence.py: a dead worker is noticed after DEAD_AFTER (4 s) + a heartbeat
 
 
 @pytest.fixture
@@ -97,7 +107,7 @@ def check_log(database_url, code, acked):
 
     app = make_app(Path(tempfile.mkdtemp()), DATABASE_URL=database_url)
     try:
-        tables = app.extensions["tables"]
+        tables = services(app).tables
         versions = [e.version for e in tables.events(code)]
         table = tables.get(code)
         assert versions == list(range(1, table.version + 1))
@@ -106,7 +116,7 @@ def check_log(database_url, code, acked):
         assert tables.replay(code) == table.state
         return tables.events(code)
     finally:
-        app.extensions["db"].dispose()
+        services(app).db.dispose()
 
 
 def test_two_workers_share_a_class_lose_nothing_and_survive_one_being_killed(cluster):
@@ -228,13 +238,15 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
         else:
             time.sleep(0.05)
     assert pb.can("reveal"), "Ben never came to owe a reveal"
-    # Ben also has the game open on A, so B's death changes no one's presence and A
-    # refreshes nothing: only A's polling of the database can find B's timer.
-    assert phone(cluster, a.url, token=pb.token).resumed.wait(10)
+    # Ben also opens the game on A once he has turned auto-play on through B (the newest
+    # connection of a seat plays it: B's lets go), so B's death changes no one's presence
+    # and A refreshes nothing: only A's polling of the database can find B's timer.
+    ben_on_a = phone(cluster, a.url)
     asked = time.monotonic()
     ack = pb.call("act", {"version": pb.view["version"], "action": {"type": "autoplay", "speed": 1}})
     assert ack["ok"], ack
     set_at = ack["version"]
+    assert ben_on_a.call("resume", {"token": pb.token})["ok"]
     b.kill()  # B's own heap held Ben's timer; only the database still knows it
     assert time.monotonic() - asked < SLOW - 0.4, "B was killed too late: it may have fired the timer itself"
     fired = pa.wait_for(lambda v: v["version"] > set_at, timeout=10)
@@ -243,7 +255,7 @@ def test_timers_fire_once_across_workers_and_after_the_one_that_set_them_dies(cl
 
     events = check_log(cluster.database_url, code, [])
     after_kill = [e for e in events if e.version > set_at]
-    assert after_kill[0].actor == "seat:1:auto" and after_kill[0].action == {"type": "reveal"}
+    assert after_kill[0].actor == "seat:1:auto" and after_kill[0].action["type"] == "reveal"
     assert (after_kill[0].at - next(e.at for e in events if e.version == set_at)).total_seconds() >= SLOW - 0.05
     for seat in (0, 1):
         times = [e.at for e in _auto_reveals(events, seat)]
@@ -284,3 +296,98 @@ def test_a_worker_no_phone_has_reached_fires_the_timers_of_a_dead_one(cluster):
         time.sleep(0.1)
     end_table(a.url, token, code)  # the teacher ends it, so that the log stands still to be checked
     check_log(cluster.database_url, code, [])
+
+
+def _websocket_from(address: str, port: int) -> socket.socket:
+    """A Socket.IO WebSocket opened from `address` (another loopback address is
+    another visitor to nginx), left open: the connection nginx must count."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(address, 0))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    return sock
+
+
+def _status(sock: socket.socket) -> int:
+    head = b""
+    while b"\r\n" not in head:
+        chunk = sock.recv(1024)
+        if not chunk:
+            return 0  # closed without an answer
+        head += chunk
+    return int(head.split()[1])
+
+
+@pytest.mark.skipif(run_workers.find_nginx() is None and os.environ.get("CI") != "true",
+                    reason="nginx is not installed (scripts/test --all installs it; CI must have it)")
+def test_behind_nginx_one_address_holds_only_so_many_connections_and_slow_headers_are_closed(cluster, tmp_path):
+    """Behind a proxy the workers' own door is off (every connection comes from nginx),
+    so the door is nginx's: deploy/nginx_conf.py caps each visitor address and gives
+    a request's headers 10 s. A cap of 6 here stands for the deployed 150."""
+    workers = cluster(PROXY_COUNT="1")
+    listen = free_port()
+    nginx = run_workers.start_nginx([w.port for w in workers], f"127.0.0.1:{listen}", tmp_path / "nginx",
+                                    per_address=6)
+    held = []
+    try:
+        run_workers.wait_ready(f"http://127.0.0.1:{listen}", [nginx])
+        held = [_websocket_from("127.0.0.2", listen) for _ in range(6)]
+        assert [_status(s) for s in held] == [101] * 6  # a class's sockets stay open through nginx
+        extra = _websocket_from("127.0.0.2", listen)
+        held.append(extra)
+        assert _status(extra) == 503  # the seventh from the same address is refused...
+        other = _websocket_from("127.0.0.3", listen)
+        held.append(other)
+        assert _status(other) == 101  # ...while another address still gets in
+        assert requests.get(f"http://127.0.0.1:{listen}/", timeout=5).status_code == 200
+
+        slow = socket.create_connection(("127.0.0.1", listen), timeout=30, source_address=("127.0.0.4", 0))
+        held.append(slow)
+        slow.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # and never the rest of the headers
+        started = time.monotonic()
+        for _ in range(4):  # a header line every 4 s does not keep it open: the deadline is on all of them
+            time.sleep(4)
+            try:
+                slow.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                break
+        slow.settimeout(30)
+        try:
+            answer = slow.recv(1024)
+        except ConnectionResetError:
+            answer = b""
+        assert time.monotonic() - started < 30
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:80]
+    finally:
+        for sock in held:
+            sock.close()
+        run_workers.stop(nginx)
+
+
+def test_a_phone_that_changes_its_language_on_one_worker_gets_its_views_in_it_from_the_other(cluster):
+    """A phone's language lives on its seat and changes no table version: the worker
+    where a tablemate moves must not build that phone's views from a copy that still
+    has the old language."""
+    a, b = cluster()
+    code = a.create_table(a.api_token(), "war")
+    ana = phone(cluster, a.url)
+    ana.join(code, "Ana")
+    ben = phone(cluster, b.url)
+    ben.join(code, "Ben")
+    ana.wait_for(lambda v: v["players"] and len(v["players"]) == 2)
+    assert ana.call("act", {"version": ana.view["version"], "action": ana.listed("start")})["ok"]
+    ben.wait_for(lambda v: v["status"] == "playing")
+    ana.wait_for(lambda v: v["status"] == "playing")
+    assert "Reveal your card" in [x["label"] for x in ben.view["actions"]]
+
+    # Ben reopens the page in Spanish, on worker B; Ana moves on worker A (whose copy is warm).
+    ben.close()
+    ben = phone(cluster, b.url, auth={"lang": "es"}, token=ben.token)
+    assert ben.resumed.wait(10)
+    version = ben.wait_for(lambda v: v["status"] == "playing")["version"]
+    ack = ana.call("act", {"version": ana.view["version"], "action": ana.listed("reveal")})
+    assert ack["ok"], ack
+    moved = ben.wait_for(lambda v: v["version"] > version)
+    labels = [x["label"] for x in moved["actions"]]
+    assert "Revela tu carta" in labels, labels

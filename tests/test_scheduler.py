@@ -1,9 +1,11 @@
-"""The timer loop (app/realtime.py Scheduler) in one process: a table whose timer
+"""The timer loop (app/realtime/scheduler.py Scheduler) in one process: a table whose timer
 cannot be fired must not hold up the others' (the multi-process behaviour is in
 test_scaled.py and test_service.py)."""
 from __future__ import annotations
 
 import time
+
+from app.extensions import services
 
 
 def computer_due(tables, teacher):
@@ -29,7 +31,7 @@ def test_a_table_whose_timer_fails_does_not_stop_the_others(app, tables, teacher
         return real(code, **kw)
 
     tables.fire_due = fire_due
-    app.extensions["notifier"].scheduler.start()
+    services(app).notifier.scheduler.start()
     deadline = time.monotonic() + 5
     while tables.events(fine)[-1].actor != "seat:1:auto":
         assert time.monotonic() < deadline, "the broken table held up the other table's timer"

@@ -1,12 +1,13 @@
-"""Class-session seating (app/seating.py): pure rules, checked for every game's sizes."""
+"""Class-session seating (app/service/seating.py): pure rules, checked for every game's sizes."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from app import engines, seating
-from app.seating import SOLO, SeatingError, Student, Table
+from app import engines
+from app.service import seating
+from app.service.seating import SOLO, SeatingError, Student, Table
 
 # Every seating shape a game can declare (tables of N with or without a solo
 # option, pairs), as pure data: seating knows no game, so these stand for any.

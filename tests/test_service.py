@@ -13,12 +13,14 @@ import uuid
 import pytest
 from sqlalchemy import text
 
-from app.accounts import Accounts
-from app.db import make_engine
 from app import engines
 from app.engines import war
 from app.engines.contract import strip_label
-from app.tables import ServiceError, TableService
+from app.errors import ServiceError
+from app.service.accounts import Accounts
+from app.service.tables import TableService
+from app.store.db import make_engine
+from test_no_leak import set_seed
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 
@@ -58,7 +60,7 @@ def play(service, code, seats, *, moves=None):
     while service.get(code).status == "playing" and (moves is None or done < moves):
         table = service.get(code)
         for seat in range(seats):
-            if {"type": "reveal"} in [strip_label(a) for a in war.actions(table.state, seat)]:
+            if any(a["type"] == "reveal" for a in war.actions(table.state, seat)):
                 service.act(code, seat, table.version, {"type": "reveal"})
                 done += 1
                 break
@@ -66,7 +68,10 @@ def play(service, code, seats, *, moves=None):
 
 
 def test_every_change_is_an_event_and_replay_equals_the_snapshot(service, facilitator_id):
-    table = service.create_table(facilitator_id, "war", {})
+    # A seeded deal that 80 reveals do not finish (a random race to 45 cards sometimes
+    # ended first, and then there was no game for the teacher to end).
+    table = service.create_table(facilitator_id, "war", {"length": "full_elimination"})
+    set_seed(service, table.code, 7)
     seat_players(service, table.code, ["Ana", "Ben", "Cara"])
     service.act(table.code, 0, 3, {"type": "start"})
     play(service, table.code, 3, moves=40)
@@ -82,6 +87,7 @@ def test_every_change_is_an_event_and_replay_equals_the_snapshot(service, facili
     events = service.events(table.code)
     assert [e.version for e in events] == list(range(1, final.version + 1))
     assert service.replay(table.code) == final.state
+    assert final.status == "playing"
     service.moderate(facilitator_id, table.code, final.version, {"type": "end"})
     ended = service.get(table.code)
     assert ended.status == "ended" and service.replay(table.code) == ended.state
@@ -122,7 +128,8 @@ def test_simultaneous_reveals_from_one_version_are_all_accepted_in_one_battle(se
     seat_players(service, table.code, ["Ana", "Ben", "Cara", "Dan", "Eli", "Fay"])
     service.act(table.code, 0, 6, {"type": "start"})
     version = service.get(table.code).version
-    outcomes = _at_once(6, lambda seat: service.act(table.code, seat, version, {"type": "reveal"}))
+    # Each reveal as listed, naming its battle: order-free while that battle lasts.
+    outcomes = _at_once(6, lambda seat: service.act(table.code, seat, version, {"type": "reveal", "battle": 1}))
     assert [code for code, _ in outcomes] == ["ok"] * 6
     after = service.get(table.code)
     assert after.version == version + 6 and len(service.events(table.code)) == version + 6
@@ -322,14 +329,14 @@ def test_a_timed_war_match_runs_its_clock_on_the_server(service, facilitator_id)
 
 
 def test_the_live_copies_are_bounded_and_a_forgotten_table_reloads(service, facilitator_id, monkeypatch):
-    monkeypatch.setattr("app.tables.LIVE_TABLES", 2)
+    monkeypatch.setattr("app.service.tables.live.LIVE_TABLES", 2)
     codes = []
     for _ in range(3):
         table = service.create_table(facilitator_id, "war", {})
         seat_players(service, table.code, ["Ana", "Ben"])
         service.act(table.code, 0, 2, {"type": "start"})
         codes.append(table.code)
-    assert len(service._live) <= 2 and codes[0] not in service._live
+    assert len(service.cache) <= 2 and codes[0] not in service.cache
     outcome = service.act(codes[0], 0, 3, {"type": "reveal"})  # reloaded from the database
     assert outcome.version == 4 and service.replay(codes[0]) == service.get(codes[0]).state
 
@@ -357,8 +364,60 @@ def test_a_refusal_never_rests_on_a_change_another_process_undid(service, facili
     assert other.live(table.code).paused  # A's copy: paused
     service.moderate(facilitator_id, table.code, 4, {"type": "resume"})  # B resumes
     # Ana's phone had not yet seen the pause or the resume: reveal is order-free.
-    outcome = other.act(table.code, 0, 3, {"type": "reveal"})
+    outcome = other.act(table.code, 0, 3, {"type": "reveal", "battle": 1})
     assert outcome.version == 6 and not other.live(table.code).paused
     with pytest.raises(ServiceError) as refused:  # a refusal that is true stays a refusal
         other.act(table.code, 0, 6, {"type": "start"})
     assert refused.value.code == "illegal" and service.get(table.code).version == 6
+
+
+def test_a_move_whose_event_clashes_writes_nothing_and_the_next_move_plays_on(service, facilitator_id):
+    """A move's transaction runs on the driver's own pooled connection (MoveSQL.move). An
+    event row already at the move's version (another writer's) is the database's unique
+    clash: the swap before it is rolled back with it, the move is retried on a fresh copy
+    and finally refused, nothing of it is stored, and the connection goes back to the
+    pool clean: once the clash is gone, the same move is accepted."""
+    from app.store.models import Event
+
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    before = service.get(table.code)
+    with service.store.session() as s:
+        s.add(Event(table_id=before.id, version=before.version + 1, kind="game", actor="seat:9", action={}, log=[]))
+        s.commit()
+    with pytest.raises(ServiceError) as refused:
+        service.act(table.code, 0, before.version, {"type": "reveal"})
+    assert refused.value.code == "rate_limited"  # every retry met the same clash
+    after = service.get(table.code)
+    assert (after.version, after.state, after.updated_at) == (before.version, before.state, before.updated_at)
+    assert [e.actor for e in service.events(table.code)][-1] == "seat:9"  # only the clashing row
+    with service.db.begin() as conn:
+        conn.execute(text("DELETE FROM event WHERE table_id = :t AND actor = 'seat:9'"), {"t": before.id})
+    outcome = service.act(table.code, 0, before.version, {"type": "reveal"})
+    assert outcome.version == before.version + 1 == service.get(table.code).version
+    assert [e.version for e in service.events(table.code)][-1] == outcome.version
+
+
+def test_a_database_that_refuses_the_connection_is_an_outage_and_the_move_plays_after(service, facilitator_id,
+                                                                                     monkeypatch):
+    """The move's own driver connection: a database that refuses it (PostgreSQL restarting)
+    is SQLAlchemy's OperationalError, which app/edge/outage.py answers `unavailable`, not a
+    crash; nothing is written, and the move plays once the database is back."""
+    from app.edge.outage import is_outage
+
+    table = service.create_table(facilitator_id, "war", {})
+    seat_players(service, table.code, ["Ana", "Ben"])
+    service.act(table.code, 0, 2, {"type": "start"})
+    before = service.get(table.code)
+
+    def refused():
+        raise service.db.dialect.loaded_dbapi.OperationalError("connection refused")
+
+    monkeypatch.setattr(service.db, "raw_connection", refused)
+    with pytest.raises(Exception) as down:
+        service.act(table.code, 0, before.version, {"type": "reveal"})
+    assert is_outage(down.value), repr(down.value)
+    monkeypatch.undo()
+    assert service.get(table.code).version == before.version
+    assert service.act(table.code, 0, before.version, {"type": "reveal"}).version == before.version + 1

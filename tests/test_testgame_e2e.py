@@ -17,6 +17,7 @@ import time
 import pytest
 
 from app.engines.contract import strip_label
+from app.extensions import services
 from conftest import make_app
 from phones import seated
 
@@ -30,7 +31,7 @@ def app(tmp_path):
     """The test app, told about the test-only game by its dotted module name."""
     app = make_app(tmp_path, GAME_MODULES=["testgames.dicerace"])
     yield app
-    app.extensions["db"].dispose()
+    services(app).db.dispose()
 
 
 @pytest.fixture

@@ -6,10 +6,11 @@ import functools
 from flask import Blueprint, current_app, g, jsonify, request, url_for
 
 from app import engines
-from app.accounts import LoginLimited
-from app.netaddr import client_address, join_url
-from app.security import has_nul
-from app.tables import ServiceError
+from app.edge.netaddr import client_address, join_url
+from app.edge.security import json_body
+from app.errors import ServiceError
+from app.extensions import services
+from app.service.accounts import DEVICE_COOKIE, LoginLimited
 
 bp = Blueprint("api", __name__)
 
@@ -28,7 +29,7 @@ def token_required(view):
     def wrapped(**kwargs):
         header = request.headers.get("Authorization", "")
         token = header[7:] if header.startswith("Bearer ") else ""
-        owner = current_app.extensions["accounts"].token_owner(token)
+        owner = services().accounts.token_owner(token)
         g.facilitator, g.api_token_id = owner or (None, None)
         if g.facilitator is None:
             return jsonify({"ok": False, "error": {"code": "forbidden",
@@ -39,21 +40,13 @@ def token_required(view):
     return wrapped
 
 
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ServiceError("bad_request", "Send a JSON object.")
-    if has_nul(body):
-        raise ServiceError("bad_request", "Text cannot contain a NUL character or broken Unicode.")
-    return body
-
-
 @bp.post("/login")
 def login():
-    body = _body()
-    accounts = current_app.extensions["accounts"]
+    body = json_body()
+    accounts = services().accounts
+    name, device = str(body.get("name", "")), request.cookies.get(DEVICE_COOKIE)
     try:
-        fac = accounts.authenticate(str(body.get("name", "")), str(body.get("password", "")), client_address())
+        fac = accounts.authenticate(name, str(body.get("password", "")), client_address(), device)
     except LoginLimited as exc:
         return jsonify({"ok": False, "error": {"code": "rate_limited", "message": str(exc),
                                                "retry_after": exc.retry_after}}), 429, \
@@ -61,14 +54,16 @@ def login():
     if fac is None:
         return jsonify({"ok": False, "error": {"code": "forbidden", "message": "Wrong name or password."}}), 401
     token = accounts.issue_token(fac.id)
-    return jsonify({"token": token, "expires_at": accounts.tokens_of(fac.id)[0].expires_at.isoformat()})
+    response = jsonify({"token": token, "expires_at": accounts.tokens_of(fac.id)[0].expires_at.isoformat()})
+    accounts.remember_browser(response, name, device, secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
 
 
 @bp.post("/logout")
 @token_required
 def logout():
     """Revoke the token this request was made with."""
-    current_app.extensions["accounts"].revoke_token(g.facilitator.id, g.api_token_id)
+    services().accounts.revoke_token(g.facilitator.id, g.api_token_id)
     return jsonify({"ok": True})
 
 
@@ -79,13 +74,13 @@ def list_tokens():
     return jsonify({"tokens": [{"id": t.id, "created_at": t.created_at.isoformat(),
                                 "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
                                 "expires_at": t.expires_at.isoformat(), "current": t.id == g.api_token_id}
-                               for t in current_app.extensions["accounts"].tokens_of(g.facilitator.id)]})
+                               for t in services().accounts.tokens_of(g.facilitator.id)]})
 
 
 @bp.delete("/tokens/<int:token_id>")
 @token_required
 def revoke_token(token_id):
-    if not current_app.extensions["accounts"].revoke_token(g.facilitator.id, token_id):
+    if not services().accounts.revoke_token(g.facilitator.id, token_id):
         return jsonify({"ok": False, "error": {"code": "bad_request", "message": "You have no token with that id."}}), 404
     return jsonify({"ok": True})
 
@@ -109,24 +104,29 @@ def rulings(key):
 @bp.post("/tables")
 @token_required
 def create_table():
-    body = _body()
+    body = json_body()
     options = body.get("options") or {}
     if not isinstance(options, dict) or not isinstance(body.get("game"), str):
         raise ServiceError("bad_request", "Send {game, options}.")
+    notes: list[str] = []  # a bank used whole (too few items in the board language) says so
     if body.get("banks"):  # {upload kind: the id of one of my banks}: its items fill the upload's option
         if not isinstance(body["banks"], dict):
             raise ServiceError("bad_request", "banks maps an upload kind to one of your bank ids.")
-        options = current_app.extensions["banks"].with_banks(g.facilitator.id, body["game"], options, body["banks"])
-    table = current_app.extensions["tables"].create_table(g.facilitator.id, body["game"], options,
-                                                          name_filter=body.get("name_filter", True))
+        options = services().banks.with_banks(g.facilitator.id, body["game"], options, body["banks"],
+                                              language=body.get("language", "en"), notes=notes)
+    table = services().tables.create_table(g.facilitator.id, body["game"], options,
+                                           name_filter=body.get("name_filter", True),
+                                           text_approval=body.get("text_approval", False),
+                                           lesson_minutes=body.get("lesson_minutes", 0),
+                                           language=body.get("language", "en"))
     return jsonify({"code": table.code, "board_url": url_for("player.board", code=table.code, _external=True),
-                    "join_url": join_url(table.code)}), 201
+                    "join_url": join_url(table.code), **({"notes": notes} if notes else {})}), 201
 
 
 @bp.get("/tables/<code>")
 @token_required
 def get_table(code):
-    tables = current_app.extensions["tables"]
+    tables = services().tables
     tables.owned(code, g.facilitator.id)
     return jsonify(tables.summary(code))
 
@@ -134,9 +134,9 @@ def get_table(code):
 @bp.delete("/tables/<code>")
 @token_required
 def delete_table(code):
-    """Delete the table and everything recorded about it (app/privacy.py)."""
-    deleted = current_app.extensions["privacy"].delete_table(g.facilitator.id, code.strip().upper())
-    current_app.extensions["notifier"].deleted(deleted)
+    """Delete the table and everything recorded about it (app/service/privacy.py)."""
+    deleted = services().privacy.delete_table(g.facilitator.id, code.strip().upper())
+    services().notifier.deleted(deleted)
     return jsonify({"ok": True, "deleted": deleted.codes})
 
 

@@ -14,7 +14,14 @@ functions over plain, JSON-serialisable data:
 
 and, optionally:
 
-    finish(state) -> (state, log_entries)   the facilitator ended the game early
+    finish(state, cause="teacher") -> (state, log_entries)   the game ends early and
+        ranks the players by its stated tie-break: the teacher ended it ("teacher"),
+        or the platform's lesson clock ran out ("lesson_clock", FINISH_CAUSES); for
+        the lesson clock the game logs its `<key>.lesson_clock` ruling, which says
+        the tie-break in words, and its result's reason says the lesson clock ended it;
+        or the platform stopped a game without a teacher that ran too long ("time_limit":
+        a demo's brakes, app/service/demo.py), which the game says in its log and its
+        result's reason (no ruling: it is not a rules question), never naming a teacher
     upgrade(state) -> state   a snapshot from an earlier engine version, made
         playable (a game in progress survives a server upgrade; its replay is
         then refused, since the versions differ)
@@ -22,7 +29,12 @@ and, optionally:
         `after` seconds from the change that first listed `key`; "pace": True marks
         a playing pace (auto-play) rather than a deadline, scaled by BOT_DELAY_SCALE;
         "held": True stops a listed timer where it is (the platform keeps the time it
-        had left, as a table pause does) until it is listed again without it
+        had left, as a table pause does) until it is listed again without it.
+        Every screen is sent each deadline (not a pace) under its key, for a
+        countdown the view names: a key names nothing a seat keeps secret
+    views(state, viewers) -> {viewer: view}   the same as `view` of each, built together
+        (a change is sent to every seat: a part every viewer sees alike, the public one,
+        may be built once and shared between the views; the platform never changes them)
 
 `viewer` is a seat index (int), "board" or "facilitator"; an `actor` is a
 seat, "facilitator" or "system" (a fired timer). `prompt` is
@@ -113,6 +125,18 @@ def ruling(ruling_id: str, text: str, **context: Any) -> dict:
     return log("ruling", text, id=ruling_id, **context)
 
 
+# Why a game ends early through `finish`: the teacher's End, the lesson clock running out,
+# or the platform stopping a game without a teacher that ran too long.
+FINISH_CAUSES = ("teacher", "lesson_clock", "time_limit")
+
+
+def finish_cause(cause) -> str:
+    """`cause` checked for `finish`: one of FINISH_CAUSES, else a clear refusal."""
+    if cause not in FINISH_CAUSES:
+        raise IllegalAction("bad_request", f"A game ends early because of one of {list(FINISH_CAUSES)}.")
+    return cause
+
+
 def entry_visible(entry: dict, viewer) -> bool:
     allowed = entry.get("visible_to")
     return allowed is None or viewer in allowed
@@ -199,12 +223,16 @@ class Seating:
 class UI:
     """The game's browser modules, paths under static/ (None: the generic
     control renders every labelled action). Each module exports
-    `render(root, payload, ctx)` and optionally `onKey(event, payload, ctx)`."""
+    `render(root, payload, ctx)` and optionally `onKey(event, payload, ctx)`.
+    `icons` is the module of the game's icons: it exports `kindIcon(kind, {cls})`,
+    an aria-hidden inline SVG for a card kind (the card gallery draws it beside
+    each card's type: the gallery items' "type")."""
 
     phone: str | None = None
     board: str | None = None
     facilitator: str | None = None
     stylesheet: str | None = None
+    icons: str | None = None
 
 
 @dataclass(frozen=True)
@@ -217,6 +245,12 @@ class Upload:
     refused whole. The chosen bank's items are passed to the game as
     options[`option`] (an option the game declares, default None = its own
     content). `noun` names the items ("questions"); `max_bytes` limits the file.
+
+    `languages`: the items may carry a language (item["language"], a base code
+    such as "es", or None for any language). The platform then calls
+    `parse(text, languages=codes)` with the codes it has, and a table or class
+    gets the items in its language plus the language-less ones, or the whole
+    bank when that leaves fewer than `min_items` (the fewest the game can use).
     """
 
     kind: str
@@ -227,6 +261,8 @@ class Upload:
     noun: str = "items"
     max_bytes: int = 200_000
     builtin_label: str = "Built-in"
+    languages: bool = False
+    min_items: int = 1
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "option": self.option, "title": self.title, "help": self.help,
@@ -256,6 +292,8 @@ class Demo:
     label: str = "Try the guided demo"
     blurb: str = ""
     key: str = "demo"
+    # Said to a second phone that joins the table with its code: the demo is one person's.
+    full: str = "This game is for one player and the computer. Ask your teacher for a table of your own."
 
     def __post_init__(self):
         humans = self.humans
@@ -291,6 +329,30 @@ class Online:
     def __post_init__(self):
         if len(self.seats) != 2:
             raise ValueError("An online match has exactly two seats.")
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """What a game keeps from its seats in one of its modes, declared by the game so
+    that the platform's privacy checks (the engine harness of tests/engines/ and the
+    wire check of tests/test_no_leak.py) run over every installed game without naming
+    any. A game lists one per mode worth checking (GameSpec.hidden).
+
+    `options`: the table options of a short game of this mode (the checks play many
+    random games; the other options take their defaults). `label` names the mode in
+    the checks' reports ("" for a game with one mode).
+    `secret_ids(state, viewer) -> set`: the card ids `viewer` (a seat, "board" or
+    "facilitator") must not receive now, anywhere (views, actions, log); None when no
+    id is ever secret (the game hides faces behind ids that say nothing, say).
+    `scramble(state, seat, rng) -> state`: a copy of `state` with everything `seat`
+    cannot see permuted (other hands, deck order, face-down cards, the generator),
+    drawn from `rng` (a `random.Random`); what the seat, the board and the facilitator
+    are sent must not change. It never changes the state it is given."""
+
+    scramble: Callable
+    secret_ids: Callable | None = None
+    options: dict = field(default_factory=dict)
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -353,6 +415,15 @@ class GameSpec:
     # seats_for(options) -> (fewest, most): the players a table with these options takes,
     # within min_seats..max_seats (a mode played alone, say). None: min_seats..max_seats.
     seats_for: Callable | None = None
+    # What the game keeps from its seats, one Hidden per mode worth checking (see Hidden).
+    hidden: tuple = ()                 # Hidden, ...
+    # The log-entry keys that number a moment of this game ("battle" 7, "turn" 3), tried
+    # in order: the debrief says when a ruling applied as "move 12, 10:04, Ana, turn 3".
+    moment_counters: tuple = ("turn", "round")
+    # What the dashboard's game card says beside the players: a lesson's minutes at the
+    # default options (bench/game_lengths.py measures them) and the ages it suits.
+    minutes: str = ""                  # e.g. "20–30"
+    ages: str = ""                     # e.g. "10+"
 
     def __post_init__(self):
         keys = [d.key for d in self.quick_starts]
@@ -360,6 +431,9 @@ class GameSpec:
             raise ValueError(f"{self.key}: every quick start needs its own key (a word).")
         if self.online is not None and not self.min_seats <= 2 <= self.max_seats:
             raise ValueError(f"{self.key}: only a game two can play may declare online matches.")
+        labels = [h.label for h in self.hidden]
+        if len(set(labels)) != len(labels):
+            raise ValueError(f"{self.key}: every mode it hides things in needs its own label.")
 
     @property
     def quick_starts(self) -> tuple:
@@ -376,6 +450,11 @@ class GameSpec:
         lo, hi = self.seats_for(options)
         return max(lo, self.min_seats), min(hi, self.max_seats)
 
+    def is_demo(self, options: dict | None) -> bool:
+        """Whether a table with these options plays the guided demo (one trainee and its computers)."""
+        return self.demo is not None and options is not None \
+            and all(options.get(k) == v for k, v in self.demo.options.items())
+
     def upload(self, kind: str) -> "Upload | None":
         return next((u for u in self.uploads if u.kind == kind), None)
 
@@ -390,7 +469,7 @@ class GameSpec:
                 "demo": ({"label": self.demo.label, "blurb": self.demo.blurb} if self.demo else None),
                 "starts": [{"key": d.key, "label": d.label, "blurb": d.blurb} for d in self.quick_starts],
                 "online": ({"label": self.online.label, "blurb": self.online.blurb} if self.online else None),
-                "gallery": self.gallery is not None}
+                "gallery": self.gallery is not None, "minutes": self.minutes, "ages": self.ages}
 
 
 REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")
@@ -407,6 +486,9 @@ REQUIRED_FUNCTIONS = ("new", "actions", "apply", "view", "bot", "result")
 #    "moments": [{"version", "text"}],            the story in the teacher's words
 #    "learning": [{"question", "answer_given", "correct": bool, "answer", "explanation",
 #                  "seat", "topic"}],              trivia and the like
+#    "learning_noun": ["trivia question", "trivia questions"]   what the learning rows are
+#                  (singular, plural): the debrief's heading and the class debrief's count
+#                  ("6 trivia questions asked"); default ["question", "questions"],
 #    "figures": {"columns": [label, ...], "rows": [{"seat", "values": [...]}]},   per student
 #    "votes": [{"seat", "title", "cards", "explanation", "up", "down", "decision",
 #               "decided_by", "hidden": bool, "version"}],   explanations the class judged

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import functools
-import hmac
-import secrets
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -11,18 +9,15 @@ from flask import (Blueprint, Response, abort, current_app, flash, g, make_respo
                    request, session, url_for)
 
 from app import engines
-from app.accounts import AccountError, LoginLimited
-from app.hotseat import HotseatService
-from app.netaddr import client_address, join_url
-from app.tables import ServiceError
+from app.edge.csrf import check_csrf, csrf_token
+from app.edge.netaddr import client_address, join_url
+from app.errors import ServiceError
+from app.extensions import services
+from app.service.accounts import DEVICE_COOKIE, AccountError, LoginLimited
+from app.service.hotseat import HotseatService
+from app.service.tables import lesson
 
 bp = Blueprint("facilitator", __name__)
-
-
-def csrf_token() -> str:
-    if "csrf" not in session:
-        session["csrf"] = secrets.token_urlsafe(24)
-    return session["csrf"]
 
 
 @bp.app_context_processor
@@ -70,6 +65,12 @@ def form_presets(game: dict) -> list[dict]:
 
 
 @bp.app_context_processor
+def _inject_lesson_lengths():
+    """The create forms' "Lesson length" choices (templates/facilitator/_lesson_length.html)."""
+    return {"lesson_lengths": lesson.MINUTES}
+
+
+@bp.app_context_processor
 def _inject_font_dir():
     """The shipped fonts as a file: URL, for the PDF reports (WeasyPrint reads files, not the web server)."""
     return {"font_dir_url": Path(current_app.static_folder, "fonts").resolve().as_uri()}
@@ -87,18 +88,16 @@ def _upload_limit():
 
 @bp.before_request
 def _load_user_and_check_csrf():
-    g.facilitator = current_app.extensions["accounts"].from_session(session)
+    g.facilitator = services().accounts.from_session(session)
     if request.method == "POST":
-        sent, expected = request.form.get("csrf", ""), session.get("csrf", "")
-        if not expected or not hmac.compare_digest(sent, expected):
-            abort(400, "The form expired. Go back, reload the page and try again.")
+        check_csrf(request.form.get("csrf"))
 
 
 def login_required(view):
     @functools.wraps(view)
     def wrapped(**kwargs):
         if g.facilitator is None:
-            return redirect(url_for("facilitator.login", next=request.path))
+            return redirect(url_for("facilitator.login", next=request.full_path.rstrip("?")))
         return view(**kwargs)
 
     return wrapped
@@ -108,17 +107,19 @@ def login_required(view):
 def login():
     error, status, retry_after = None, 200, 0
     if request.method == "POST":
-        accounts = current_app.extensions["accounts"]
+        accounts = services().accounts
+        name, device = request.form.get("name", ""), request.cookies.get(DEVICE_COOKIE)
         try:
-            fac = accounts.authenticate(request.form.get("name", ""), request.form.get("password", ""),
-                                        client_address())
+            fac = accounts.authenticate(name, request.form.get("password", ""), client_address(), device)
         except LoginLimited as exc:
             error, status, retry_after = str(exc), 429, exc.retry_after
         else:
             if fac:
                 log_in(fac)
                 target = request.args.get("next", "")
-                return redirect(target if target.startswith("/facilitator") else url_for("facilitator.dashboard"))
+                response = redirect(target if target.startswith("/facilitator") else url_for("facilitator.dashboard"))
+                accounts.remember_browser(response, name, device, secure=current_app.config["SESSION_COOKIE_SECURE"])
+                return response
             error, status = "That name and password do not match.", 401
     response = make_response(render_template("facilitator/login.html", error=error), status)
     if status == 429:
@@ -128,20 +129,20 @@ def login():
 
 def log_in(fac) -> None:
     session.clear()  # nothing of an earlier visitor's session carries over
-    session.update(current_app.extensions["accounts"].session_claims(fac))
+    session.update(services().accounts.session_claims(fac))
 
 
 @bp.post("/logout")
 def logout():
     if g.facilitator is not None:  # the cookie, and every copy of it, stops working
-        current_app.extensions["accounts"].end_sessions(g.facilitator.id)
+        services().accounts.end_sessions(g.facilitator.id)
     session.clear()
     return redirect(url_for("facilitator.login"))
 
 
 @bp.route("/setup/<token>", methods=["GET", "POST"])
 def setup(token):
-    accounts = current_app.extensions["accounts"]
+    accounts = services().accounts
     if not accounts.setup_token_valid(token):
         return render_template("facilitator/setup.html", used=True), 410
     error = None
@@ -160,14 +161,17 @@ def setup(token):
 @bp.get("/")
 @login_required
 def dashboard():
-    # A class session's tables are steered from its overview, so they are not listed twice.
-    tables = [t for t in current_app.extensions["tables"].tables_of(g.facilitator.id) if t.class_id is None]
-    classes = current_app.extensions["classes"].classes_of(g.facilitator.id)
-    banks = current_app.extensions["banks"].banks_of(g.facilitator.id)
-    return render_template("facilitator/dashboard.html", games=engines.games(), tables=tables,
-                           classes=classes, banks=banks, today=date.today().isoformat(),
-                           retention_days=current_app.extensions["privacy"].retention_days,
-                           month_ago=(date.today() - timedelta(days=30)).isoformat())
+    """What is running now first (with its code and one click to its board), then the game
+    picker; finished games and the report settings after. The create forms are on each
+    game's own page (new_game), so the dashboard stays a couple of screens tall."""
+    from app.facilitator.lobby import dashboard_entries
+    from app.reports.lab import LAB_MAX
+    running, finished = dashboard_entries(g.facilitator.id)
+    return render_template("facilitator/dashboard.html", games=engines.games(), running=running,
+                           finished=finished, today=date.today().isoformat(),
+                           retention_days=services().privacy.retention_days,
+                           month_ago=(date.today() - timedelta(days=30)).isoformat(), lab_max=LAB_MAX,
+                           lab_default=max(0, min(int(current_app.config["LAB_DEFAULT"]), LAB_MAX)))
 
 
 @bp.post("/tables")
@@ -176,8 +180,11 @@ def create_table():
     game = request.form.get("game", "")
     try:
         options = form_options(game)
-        table = current_app.extensions["tables"].create_table(g.facilitator.id, game, options,
-                                                              name_filter=form_name_filter())
+        table = services().tables.create_table(g.facilitator.id, game, options,
+                                               name_filter=form_name_filter(),
+                                               text_approval=form_text_approval(),
+                                               lesson_minutes=form_lesson_minutes(),
+                                               language=form_language())
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard"))
@@ -191,19 +198,41 @@ def form_name_filter() -> bool:
     return not sent or "1" in sent
 
 
+def form_lesson_minutes() -> str:
+    """The create forms' "Lesson length" (off, or minutes; the service checks the value)."""
+    return request.form.get("lesson_minutes", "")
+
+
+def form_language() -> str:
+    """The create forms' "Board language" (app/i18n; the service checks the value)."""
+    return request.form.get("language", "") or "en"
+
+
+def form_text_approval() -> bool:
+    """The create forms' "Student text appears on the board only after I approve it" box."""
+    return request.form.get("text_approval") == "1"
+
+
 def form_options(game: str) -> dict:
     """The chosen game's options from a submitted form (unset ones take their defaults).
     An option an upload fills comes from the teacher's chosen bank (select `bank_<kind>`)."""
-    spec = _game(game)
+    spec = game_or_404(game)
     uploads = spec.get("uploads", [])
     filled = {u["option"] for u in uploads}
     options = {o["key"]: _coerce(o, request.form.get(o["key"]))
                for o in spec["options"] if o["key"] not in filled and request.form.get(o["key"]) is not None}
     chosen = {u["kind"]: request.form.get(f"bank_{u['kind']}", "") for u in uploads}
-    return current_app.extensions["banks"].with_banks(g.facilitator.id, game, options, chosen) if chosen else options
+    if not chosen:
+        return options
+    notes: list[str] = []  # a bank with too few items in the board language is used whole: say so
+    options = services().banks.with_banks(g.facilitator.id, game, options, chosen, language=form_language(),
+                                          notes=notes)
+    for note in notes:
+        flash(note)
+    return options
 
 
-def _game(key: str) -> dict:
+def game_or_404(key: str) -> dict:
     for game in engines.games():
         if game["key"] == key and game["playable"]:
             return game
@@ -222,11 +251,11 @@ def _coerce(option: dict, raw: str):
 @login_required
 def table(code):
     try:
-        record = current_app.extensions["tables"].owned(code, g.facilitator.id)
+        record = services().tables.owned(code, g.facilitator.id)
     except ServiceError:
         abort(404)
-    notes = current_app.extensions["tables"].notes(code)
-    shared = HotseatService(current_app.extensions["tables"]).is_hotseat(code)
+    notes = services().tables.notes(code)
+    shared = HotseatService(services().tables).is_hotseat(code)
     return render_template("facilitator/table.html", table=record, join_url=join_url(record.code),
                            notes=reversed(notes), title=engines.spec(record.game).title, hotseat=shared)
 
@@ -234,17 +263,24 @@ def table(code):
 @bp.get("/tables/<code>/debrief.pdf")
 @login_required
 def debrief(code):
-    tables = current_app.extensions["tables"]
+    tables = services().tables
     try:
         tables.owned(code, g.facilitator.id)
     except ServiceError:
         abort(404)
+    from app.facilitator.clock import report_zone
     from app.reports import debrief_pdf
     student = request.args.get("version") == "student"
+    designer = request.args.get("version") == "designer"
     paper = request.args.get("paper") if request.args.get("paper") in ("a4", "letter") else g.facilitator.paper
-    return Response(debrief_pdf(tables, code, student=student, paper=paper), mimetype="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}'
-                                                    f'{"-student" if student else ""}.pdf"'})
+    try:
+        tz = report_zone()
+    except ValueError as exc:
+        return Response(f"tz: {exc}", status=400, mimetype="text/plain")
+    suffix = "-student" if student else "-designers" if designer else ""
+    return Response(debrief_pdf(tables, code, student=student, designer=designer, paper=paper, tz=tz),
+                    mimetype="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="debrief-{code}{suffix}.pdf"'})
 
 
 @bp.post("/preferences")
@@ -252,7 +288,7 @@ def debrief(code):
 def preferences():
     """The teacher's paper size for printed reports, remembered for next time."""
     try:
-        current_app.extensions["accounts"].set_paper(g.facilitator.id, request.form.get("paper", ""))
+        services().accounts.set_paper(g.facilitator.id, request.form.get("paper", ""))
     except AccountError as exc:
         flash(str(exc))
     else:
@@ -266,3 +302,5 @@ from app.facilitator import banks as _banks  # noqa: E402,F401  (uploaded conten
 from app.facilitator import demo as _demo  # noqa: E402,F401  (guided demo tables to project)
 from app.facilitator import privacy as _privacy  # noqa: E402,F401  (deleting a table or a class)
 from app.facilitator import tokens as _tokens  # noqa: E402,F401  (the teacher's API tokens)
+from app.facilitator import clock as _clock  # noqa: E402,F401  (times in the teacher's zone)
+from app.facilitator import lobby as _lobby  # noqa: E402,F401  (the game picker's pages)

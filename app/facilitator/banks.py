@@ -4,23 +4,24 @@ every bad line listed, when anything is wrong), list the banks with their size
 and date, and delete one. The dashboard's create forms then offer the banks."""
 from __future__ import annotations
 
-from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 
-from app.banks import BANK_NAME_MAX, UploadRefused, upload_of, uploads
+from app.errors import ServiceError
+from app.extensions import services
 from app.facilitator import bp, login_required
-from app.tables import ServiceError
+from app.service.banks import BANK_NAME_MAX, UploadRefused, by_language, upload_of, uploads
 
 FORM_OVERHEAD = 64 * 1024   # the form's other fields and multipart framing, on top of a file's limit
 
 
 def _page(status: int = 200, *, refused=None, errors=(), form=None):
-    banks = current_app.extensions["banks"].banks_of(g.facilitator.id)
+    banks = services().banks.banks_of(g.facilitator.id)
     sections = []
     for game, upload in uploads():
         sections.append({"game": game, "upload": upload,
                          "banks": [b for b in banks if b.game == game["key"] and b.kind == upload.kind]})
     return render_template("facilitator/banks.html", sections=sections, refused=refused, errors=list(errors),
-                           form=form or {}, name_max=BANK_NAME_MAX), status
+                           form=form or {}, name_max=BANK_NAME_MAX, by_language=by_language), status
 
 
 @bp.get("/banks")
@@ -30,7 +31,7 @@ def banks():
 
 
 def _largest_upload() -> int:
-    return max((u.max_bytes for _game, u in uploads()), default=0) + FORM_OVERHEAD
+    return max((u.max_bytes for game_or_404, u in uploads()), default=0) + FORM_OVERHEAD
 
 
 @bp.post("/banks")
@@ -45,7 +46,7 @@ def upload_bank():
         data = file.stream.read(upload.max_bytes + 1) if file is not None else b""
         if not name.strip() and file is not None and file.filename:
             name = file.filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1].rsplit(".", 1)[0]
-        bank = current_app.extensions["banks"].create(g.facilitator.id, game, kind, name, data)
+        bank = services().banks.create(g.facilitator.id, game, kind, name, data)
     except UploadRefused as exc:
         return _page(400, refused=form, errors=exc.errors, form=form)
     except ServiceError as exc:
@@ -69,9 +70,8 @@ def _too_large(_error):
 @login_required
 def delete_bank(bank_id):
     try:
-        bank = current_app.extensions["banks"].delete(g.facilitator.id, bank_id)
-    except ServiceError as exc:
-        flash(exc.message)
-    else:
-        flash(f"Deleted \u201c{bank.name}\u201d. Tables already created with it keep their copy.")
+        bank = services().banks.delete(g.facilitator.id, bank_id)
+    except ServiceError:
+        abort(404)  # as for another teacher's table: not theirs, so not there
+    flash(f"Deleted \u201c{bank.name}\u201d. Tables already created with it keep their copy.")
     return redirect(url_for("facilitator.banks"), code=303)

@@ -2,12 +2,14 @@
 from the dashboard, and the live overview that steers every table of the class."""
 from __future__ import annotations
 
-from flask import abort, current_app, flash, g, redirect, render_template, request, url_for
+from flask import abort, flash, g, redirect, render_template, request, url_for
 
-from app import seating
-from app.facilitator import bp, form_name_filter, form_options, login_required
-from app.netaddr import join_url
-from app.tables import ServiceError
+from app.edge.netaddr import join_url
+from app.errors import ServiceError
+from app.extensions import services
+from app.facilitator import (bp, form_language, form_lesson_minutes, form_name_filter, form_options, form_text_approval,
+                             login_required)
+from app.service import seating
 
 
 @bp.app_context_processor
@@ -29,9 +31,10 @@ def create_class():
     game = request.form.get("game", "")
     try:
         options = form_options(game)
-        klass = current_app.extensions["classes"].create(
+        klass = services().classes.create(
             g.facilitator.id, game, options, request.form.get("table_size"),
-            request.form.get("fill_with_computer") == "1", form_name_filter())
+            request.form.get("fill_with_computer") == "1", form_name_filter(), form_text_approval(),
+            form_lesson_minutes(), form_language())
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard"))
@@ -41,7 +44,7 @@ def create_class():
 @bp.get("/classes/<code>")
 @login_required
 def class_overview(code):
-    classes = current_app.extensions["classes"]
+    classes = services().classes
     try:
         klass = classes.owned(code.upper(), g.facilitator.id)
     except ServiceError:

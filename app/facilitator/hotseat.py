@@ -10,16 +10,18 @@ import io
 
 import qrcode
 import qrcode.image.svg
-from flask import abort, current_app, flash, g, make_response, redirect, render_template, request, url_for
+from flask import abort, flash, g, make_response, redirect, render_template, request, url_for
 
-from app import engines, hotseat
-from app.facilitator import _game, bp, form_options, login_required
-from app.netaddr import base_url
-from app.tables import ServiceError
+from app import engines
+from app.edge.netaddr import base_url
+from app.errors import ServiceError
+from app.extensions import services
+from app.facilitator import game_or_404, bp, form_lesson_minutes, form_options, login_required
+from app.service import hotseat
 
 
 def service() -> hotseat.HotseatService:
-    return hotseat.HotseatService(current_app.extensions["tables"])
+    return hotseat.HotseatService(services().tables)
 
 
 @bp.app_context_processor
@@ -38,13 +40,13 @@ def _hotseat_helpers():
 
 
 def _link_page(code: str, secret: str, *, status: int = 200):
-    table = current_app.extensions["tables"].get(code)
+    table = services().tables.get(code)
     link = f"{base_url()}/hotseat/{code}#{secret}"
     image = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage, box_size=20, border=2)
     buf = io.BytesIO()
     image.save(buf)
     qr = "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode()
-    seats = current_app.extensions["tables"].seats(code)
+    seats = services().tables.seats(code)
     response = make_response(render_template(
         "facilitator/hotseat.html", table=table, link=link, qr=qr, names=[x.name for x in seats],
         title=engines.spec(table.game).title), status)
@@ -57,10 +59,10 @@ def _link_page(code: str, secret: str, *, status: int = 200):
 def create_hotseat():
     game = request.form.get("game", "")
     try:
-        _game(game)
+        game_or_404(game)
         options = form_options(game)
         names = [request.form.get(f"player{i}", "") for i in range(1, hotseat.MAX_PLAYERS + 1)]
-        code, secret = service().create(g.facilitator.id, game, options, names)
+        code, secret = service().create(g.facilitator.id, game, options, names, form_lesson_minutes())
     except ServiceError as exc:
         flash(exc.message)
         return redirect(url_for("facilitator.dashboard") + "#hotseat-title")
@@ -72,12 +74,12 @@ def create_hotseat():
 def hotseat_table(code):
     """A hotseat table's page without its secret (that was shown once): make a new link."""
     try:
-        table = current_app.extensions["tables"].owned(code, g.facilitator.id)
+        table = services().tables.owned(code, g.facilitator.id)
     except ServiceError:
         abort(404)
     if not service().is_hotseat(code):
         abort(404)
-    seats = current_app.extensions["tables"].seats(code)
+    seats = services().tables.seats(code)
     return render_template("facilitator/hotseat.html", table=table, link=None, qr=None,
                            names=[x.name for x in seats], title=engines.spec(table.game).title)
 

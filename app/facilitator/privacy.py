@@ -1,18 +1,19 @@
 """Deleting a table or a class from its facilitator page (on the facilitator blueprint):
 a confirmation page, then a POST (with the CSRF token, like every form) that deletes
-everything recorded about it (app/privacy.py) and tells the pages still open on it."""
+everything recorded about it (app/service/privacy.py) and tells the pages still open on it."""
 from __future__ import annotations
 
-from flask import abort, current_app, flash, g, redirect, render_template, url_for
+from flask import abort, flash, g, redirect, render_template, url_for
 
 from app import engines
+from app.errors import ServiceError
+from app.extensions import services
 from app.facilitator import bp, login_required
-from app.tables import ServiceError
 
 
 def _table(code: str):
     try:
-        table = current_app.extensions["tables"].owned(code, g.facilitator.id)
+        table = services().tables.owned(code, g.facilitator.id)
     except ServiceError:
         abort(404)
     if table.class_id is not None:  # its class's page deletes it, with the class
@@ -22,7 +23,7 @@ def _table(code: str):
 
 def _class(code: str):
     try:
-        return current_app.extensions["classes"].owned(code.upper(), g.facilitator.id)
+        return services().classes.owned(code.upper(), g.facilitator.id)
     except ServiceError:
         abort(404)
 
@@ -41,8 +42,8 @@ def delete_table_confirm(code):
 @login_required
 def delete_table(code):
     table = _table(code)
-    deleted = current_app.extensions["privacy"].delete_table(g.facilitator.id, table.code)
-    current_app.extensions["notifier"].deleted(deleted)
+    deleted = services().privacy.delete_table(g.facilitator.id, table.code)
+    services().notifier.deleted(deleted)
     flash(f"Table {table.code} and everything recorded about it were deleted.")
     return redirect(url_for("facilitator.dashboard"))
 
@@ -51,7 +52,7 @@ def delete_table(code):
 @login_required
 def delete_class_confirm(code):
     klass = _class(code)
-    count = len(current_app.extensions["classes"].summary(klass.code).get("tables", []))
+    count = len(services().classes.summary(klass.code).get("tables", []))
     return render_template("facilitator/delete.html", kind="class", code=klass.code,
                            title=engines.spec(klass.game).title, status=klass.status, tables=count,
                            action=url_for("facilitator.delete_class", code=klass.code),
@@ -62,8 +63,8 @@ def delete_class_confirm(code):
 @login_required
 def delete_class(code):
     klass = _class(code)
-    deleted = current_app.extensions["privacy"].delete_class(g.facilitator.id, klass.code)
-    current_app.extensions["notifier"].deleted(deleted)
+    deleted = services().privacy.delete_class(g.facilitator.id, klass.code)
+    services().notifier.deleted(deleted)
     n = len(deleted.codes)
     flash(f"Class {klass.code}, its {n} table{'s' if n != 1 else ''} and everything recorded about them were deleted.")
     return redirect(url_for("facilitator.dashboard"))

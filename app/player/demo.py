@@ -1,30 +1,50 @@
 """The guided demo and quick starts from the home page (on the player blueprint):
 POST /demo/<game> opens the guided demo, POST /demo/<game>/<start> another quick
-start (app/demo.py), without an account. The answer is a page that
+start (app/service/demo.py), without an account. The answer is a page that
 stores the visitor's seat token in localStorage, as a join does, and moves on to
 the phone page, which resumes the seat: the token travels only in this POST's
 answer (never a URL, so never a server log) and the page is not cached."""
 from __future__ import annotations
 
-import hmac
+from flask import abort, make_response, render_template, request
 
-from flask import abort, current_app, make_response, render_template, request, session
+from app.edge.csrf import check_csrf
+from app.edge.netaddr import client_address
+from app.errors import ServiceError
+from app.extensions import services
+from app.player import bp, page_language
+from app.service.demo import DemoLimited, demo_games
 
-from app.demo import DemoLimited, demo_games
-from app.netaddr import client_address
-from app.player import bp
-from app.tables import ServiceError
+
+def localized_demo_games() -> list[dict]:
+    """demo_games() with each game's title, labels and blurbs in the page's language (the game's
+    catalog and data files, app/i18n); English unchanged."""
+    from app import i18n
+
+    games = demo_games()
+    lang = page_language()
+    if lang == i18n.DEFAULT:
+        return games
+
+    def texts(entry: dict | None, key: str) -> dict | None:
+        if not entry:
+            return entry
+        return {k: (i18n.localize(v, lang, key) if k in ("title", "label", "blurb") and isinstance(v, str) else v)
+                for k, v in entry.items()}
+
+    out = []
+    for game in games:
+        key = game["key"]
+        game = texts(game, key)
+        game["starts"] = [texts(start, key) for start in game["starts"]]
+        game["online"] = texts(game["online"], key)
+        out.append(game)
+    return out
 
 
 @bp.app_context_processor
 def _demo_helpers():
-    return {"demo_games": demo_games}
-
-
-def check_form_csrf() -> None:
-    sent, expected = request.form.get("csrf", ""), session.get("csrf", "")
-    if not expected or not hmac.compare_digest(sent, expected):
-        abort(400, "The page expired. Go back, reload the page and try again.")
+    return {"demo_games": localized_demo_games}
 
 
 def limited_page(exc: DemoLimited):
@@ -40,16 +60,16 @@ def open_demo(game):
 
 @bp.post("/demo/<game>/<start>")
 def open_start(game, start):
-    check_form_csrf()
+    check_csrf(request.form.get("csrf"))
     try:
-        opened = current_app.extensions["demos"].open(game, client_address(), start)
+        opened = services().demos.open(game, client_address(), start)
     except DemoLimited as exc:
         return limited_page(exc)
     except ServiceError as exc:
         if exc.code == "bad_request":
             abort(404)
         raise
-    current_app.extensions["notifier"].table_changed(opened["code"])  # schedules the computers' moves
+    services().notifier.table_changed(opened["code"])  # schedules the computers' moves
     response = make_response(render_template("demo_start.html", code=opened["code"], token=opened["token"]), 201)
     response.headers["Cache-Control"] = "no-store"
     return response

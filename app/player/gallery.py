@@ -38,6 +38,15 @@ def gallery(key):
         abort(404)
     spec = engines.spec(key)
     data = spec.gallery()
+    from app import i18n
+    from app.player import page_language
+
+    lang = page_language()
+    data = i18n.localize_payload(data, lang, key)  # the cards in the reader's language
+    for section in data.get("sections", []):  # the numbers' labels are the keys of their dict
+        for item in section.get("items", []):
+            if isinstance(item.get("numbers"), dict):
+                item["numbers"] = {i18n.localize(label, lang, key): value for label, value in item["numbers"].items()}
     types = _types(data)
     total = sum(t["count"] for t in types)
     return render_template("gallery.html", spec=spec, data=data, types=types, total=total,

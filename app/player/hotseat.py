@@ -1,22 +1,24 @@
 """The hotseat device's page (on the player blueprint): /hotseat/<CODE>, whose
 fragment holds the one-time secret, and the claim that trades it for the seats'
-tokens (see app/hotseat.py). The tokens travel only in this POST's answer."""
+tokens (see app/service/hotseat.py). The tokens travel only in this POST's answer."""
 from __future__ import annotations
 
-from flask import abort, current_app, jsonify, render_template, request
+from flask import abort, jsonify, render_template, request
 
-from app.hotseat import HotseatService
-from app.netaddr import client_address
+from app.edge.netaddr import client_address
+from app.edge.security import normalize_code
+from app.errors import ServiceError
+from app.extensions import services
 from app.player import bp, guarded
-from app.security import normalize_code
-from app.tables import ServiceError
+from app.service.hotseat import HotseatService
+from app.engines.text import N_
 
 STATUS = {"bad_request": 400, "unknown_table": 404, "forbidden": 403, "rate_limited": 429}
 
 
 @bp.get("/hotseat/<code>")
 def hotseat(code):
-    normal, record = guarded(code, current_app.extensions["tables"].find)
+    normal, record = guarded(code, services().tables.find)
     if record is None:
         abort(404)
     return render_template("hotseat.html", code=normal, game=record.game)
@@ -28,11 +30,11 @@ def hotseat_claim(code):
     body = request.get_json(silent=True)
     try:
         if normal is None:
-            raise ServiceError("unknown_table", "There is no table with that code.")
+            raise ServiceError("unknown_table", N_("There is no table with that code."))
         if not isinstance(body, dict):
-            raise ServiceError("bad_request", "The claim is a JSON object with the link's secret.")
-        seats = current_app.extensions["guard"].counting(client_address(), lambda: HotseatService(
-            current_app.extensions["tables"]).claim(normal, body.get("secret")))
+            raise ServiceError("bad_request", N_("The claim is a JSON object with the link's secret."))
+        seats = services().guard.counting(client_address(), lambda: HotseatService(
+            services().tables).claim(normal, body.get("secret")))
     except ServiceError as exc:
         response = jsonify({"ok": False, "error": exc.to_json()})
         response.status_code = STATUS.get(exc.code, 400)

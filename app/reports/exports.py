@@ -10,11 +10,11 @@ import csv
 import io
 import json
 
-from app.reports import cooperative_yield, is_teacher_note
+from app.reports import cooperative_yield
 
 LOG_COLUMNS = ("table", "move", "at", "event_kind", "actor", "action", "entry_kind", "text", "seat",
                "visible_to", "ruling_id", "data")
-NOTE_COLUMNS = ("table", "move", "at", "game_version", "author", "teacher_only", "text")
+NOTE_COLUMNS = ("table", "move", "at", "game_version", "author", "role", "teacher_only", "hidden", "text")
 
 
 def _cell(value) -> str:
@@ -22,7 +22,7 @@ def _cell(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def _csv(columns, rows) -> str:
+def csv_text(columns, rows) -> str:
     """UTF-8 with a byte-order mark, so a spreadsheet opened by double-click reads
     accents and emoji right."""
     out = io.StringIO()
@@ -52,13 +52,14 @@ def _log_rows(log: dict, table: str):
 
 def log_csv(logs: list[dict]) -> str:
     """One row per log entry (an event without entries gets one row)."""
-    return _csv(LOG_COLUMNS, (row for log in logs for row in _log_rows(log, log["code"])))
+    return csv_text(LOG_COLUMNS, (row for log in logs for row in _log_rows(log, log["code"])))
 
 
 def notes_csv(logs: list[dict]) -> str:
-    return _csv(NOTE_COLUMNS, ({"table": log["code"], "move": n["version"], "at": n["at"],
-                                "game_version": n["game_version"], "author": n["author"],
-                                "teacher_only": "yes" if is_teacher_note(n) else "no", "text": n["text"]}
+    return csv_text(NOTE_COLUMNS, ({"table": log["code"], "move": n["version"], "at": n["at"],
+                                "game_version": n["game_version"], "author": n["author"], "role": n["role"],
+                                "teacher_only": "yes" if n["audience"] == "teacher" else "no",
+                                "hidden": "yes" if n["hidden"] else "no", "text": n["text"]}
                                for log in logs for n in log["notes"]))
 
 

@@ -19,30 +19,70 @@ from pathlib import Path
 _INVISIBLE = {0xFE0E, 0xFE0F, 0x200D}   # variation selectors and the zero-width joiner of emoji sequences
 _covered: dict[str, set[int]] = {}
 
+# The scripts students' names come in, beyond DejaVu's Latin, Greek and Cyrillic: Debian's
+# Noto fonts (fonts-noto-core, fonts-noto-cjk), installed by scripts/venv.sh and
+# scripts/test --all and named in the reports' font stack (templates/reports/_style.html).
+SYSTEM_FONTS = ("/usr/share/fonts/truetype/noto", "/usr/share/fonts/opentype/noto")
+NOTO_FILES = ("NotoSans-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "NotoSansThai-Regular.ttf",
+              "NotoSansArabic-Regular.ttf", "NotoSansHebrew-Regular.ttf")
+CJK_FILE = "NotoSansCJK-Regular.ttc"
+# The CJK collection's cmap takes most of a second to read, which every report process
+# would pay: its blocks are declared instead (Han, Hangul, kana, CJK punctuation, full width).
+CJK_BLOCKS = ((0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3130, 0x318F), (0x31F0, 0x31FF),
+              (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7AF), (0xD7B0, 0xD7FF),
+              (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def _system_font(name: str) -> Path | None:
+    return next((Path(d, name) for d in SYSTEM_FONTS if Path(d, name).is_file()), None)
+
+
+def missing_fonts() -> list[str]:
+    """The Noto files the reports' font stack names that this machine lacks (names in
+    those scripts would print as their Unicode names in brackets)."""
+    return [name for name in (*NOTO_FILES, CJK_FILE) if _system_font(name) is None]
+
 
 def covered(font_dir: str) -> set[int]:
-    """The characters the shipped font draws, bar the supplementary planes' emoji: even
-    where DejaVu has a glyph, the text shaper looks for a colour emoji font first and
-    falls back to a system font."""
+    """The characters the report fonts draw: the shipped DejaVu and the installed Noto
+    fonts, bar the supplementary planes' emoji (the text shaper looks for a colour emoji
+    font first and falls back to a system font)."""
     if font_dir not in _covered:
         from fontTools.ttLib import TTFont  # WeasyPrint's own dependency
 
-        cmap = TTFont(str(Path(font_dir) / "DejaVuSans.ttf")).getBestCmap()
-        _covered[font_dir] = {c for c in cmap if c < 0x1F000}
+        known = set(TTFont(str(Path(font_dir) / "DejaVuSans.ttf")).getBestCmap())
+        for name in NOTO_FILES:
+            path = _system_font(name)
+            if path is not None:
+                known |= set(TTFont(str(path), lazy=True).getBestCmap())
+        if _system_font(CJK_FILE) is not None:
+            for lo, hi in CJK_BLOCKS:
+                known.update(range(lo, hi + 1))
+        _covered[font_dir] = {c for c in known if c < 0x1F000}
     return _covered[font_dir]
 
 
+# WeasyPrint has no `unicode-bidi: isolate`: a <bdi> (every name in a report) gets the
+# Unicode isolates FSI ... PDI instead, which the text shaper honours, so an Arabic or
+# Hebrew name reads right to left without pulling the cell's punctuation into its run.
+_ISOLATES = {0x2066, 0x2067, 0x2068, 0x2069}
+
+
+def isolated(html: str) -> str:
+    return html.replace("<bdi>", "<bdi>\u2068").replace("</bdi>", "\u2069</bdi>")
+
+
 def printable(html: str, font_dir: str) -> str:
-    """Characters the shipped font cannot draw (most emoji) would print as empty boxes:
-    each becomes its name in brackets ("[game die]"), so a student called by emoji is
-    still recognisable on paper and the whole sheet keeps one font."""
+    """Characters no report font can draw (most emoji) would print as empty boxes: each
+    becomes its name in brackets ("[game die]"), so a student called by emoji is still
+    recognisable on paper. Names in the scripts the fonts cover print as written."""
     known = covered(font_dir)
-    if all(ord(ch) < 0x2000 or ord(ch) in known for ch in html):
+    if all(ord(ch) < 0x2000 or ord(ch) in known or ord(ch) in _ISOLATES for ch in html):
         return html
     out = []
     for ch in html:
         code = ord(ch)
-        if code < 0x2000 or code in known:
+        if code < 0x2000 or code in known or code in _ISOLATES:
             out.append(ch)
         elif code not in _INVISIBLE:
             out.append("[" + unicodedata.name(ch, f"U+{code:04X}").lower() + "]")
@@ -82,7 +122,7 @@ def render(htmls: list[str], font_dir: str, max_pages: int = 0) -> bytes:
     options = {"pdf_variant": "pdf/ua-1"}  # tagged PDF, where the installed WeasyPrint knows the variant
     document = None
     for i, html in enumerate(htmls):
-        source = HTML(string=printable(html, font_dir), url_fetcher=local_fetcher(font_dir))
+        source = HTML(string=printable(isolated(html), font_dir), url_fetcher=local_fetcher(font_dir))
         try:
             document = source.render(**options)
         except (KeyError, TypeError, ValueError):

@@ -1,6 +1,7 @@
 // The projected board: public information only, updated live.
 import { connect, request } from "./net.js";
 import { accept, banner, render } from "./table.js";
+import { celebrate, moments, sound, soundToggle } from "./cheer.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -10,11 +11,23 @@ let current = null;
 const ctx = { role: "board", current: () => current, log: () => (current ? current.log : []),
   notes: () => request(socket, "notes", {}) };
 
+// Sound is the teacher's choice, off until turned on (static/js/cheer.js).
+soundToggle(document.querySelector(".site-header"));
+
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));
 socket.on("view", (payload) => {
   const older = current && current.code === payload.code && payload.version < current.version;
+  const before = current;
   current = accept(current, payload);
   if (older) return;
+  // Everyone plays again at a new table: the projected board goes with them.
+  if (current.again && current.again.next) {
+    location.replace(`/board/${encodeURIComponent(current.again.next)}`);
+    return;
+  }
+  const found = moments(before, current);
+  sound(found);
+  if (found.includes("winner")) celebrate();
   const body = document.body.classList;
   body.toggle("playing", current.status !== "lobby");
   // No one can join a locked or finished table: the join code and QR go away.

@@ -3,6 +3,8 @@
 // facilitator's messages. Readable from the back of the room.
 import { connect, request } from "./net.js";
 import { h, icon, replace, show } from "./dom.js";
+import { andAll, lessonClock } from "./table.js";
+import { t, tn } from "./i18n.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -12,44 +14,41 @@ const messageBox = document.getElementById("message");
 const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
-const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
+const STATUS_TEXT = { lobby: t("Waiting to start"), playing: t("Playing"), ended: t("Finished") };
 
 // The game's own public lines for a table (figures "lines"), e.g. each player's standing.
-function gameLines(t) {
-  return t.lines && t.lines.length
-    ? h("ul", { class: "class-lines", role: "list" }, t.lines.map((text) => h("li", {}, text))) : null;
+function gameLines(table) {
+  return table.lines && table.lines.length
+    ? h("ul", { class: "class-lines", role: "list" }, table.lines.map((text) => h("li", {}, text))) : null;
 }
 
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-function tableCard(t) {
-  const statusBits = [h("span", { class: `status-badge status-${t.status}` }, STATUS_TEXT[t.status] || t.status)];
-  if (t.paused) statusBits.push(h("span", { class: "status-badge status-paused" }, "Paused"));
+function tableCard(tb) {
+  const statusBits = [h("span", { class: `status-badge status-${tb.status}` }, STATUS_TEXT[tb.status] || tb.status)];
+  if (tb.paused) statusBits.push(h("span", { class: "status-badge status-paused" }, t("Paused")));
   let line = null;
-  if (t.result) {
-    line = h("p", { class: "result-line" }, icon("trophy"), " ", t.result.winners.length
-      ? `${t.result.winners.join(" and ")} ${t.result.winners.length === 1 ? "wins" : "share the win"}`
-      : "No winner");
-  } else if (t.turn) {
-    line = h("p", { class: "turn-line" }, t.turn.text);
+  if (tb.result) {
+    line = h("p", { class: "result-line" }, icon("trophy"), " ", tb.result.winners.length
+      ? (tb.result.winners.length === 1 ? t("{name} wins", { name: tb.result.winners[0] })
+        : t("{names} share the win", { names: andAll(tb.result.winners) }))
+      : t("No winner"));
+  } else if (tb.turn) {
+    line = h("p", { class: "turn-line" }, tb.turn.text);
   }
-  const progress = t.progress ? h("div", { class: "class-progress" },
-    h("progress", { max: t.progress.goal, value: t.progress.value, "aria-hidden": "true" }),
-    h("p", { class: "progress-text" }, t.progress.label,
-      t.progress.detail ? h("span", { class: "muted" }, ` · ${t.progress.detail}`) : null)) : null;
-  return h("article", { class: `card class-table table-${t.status}`, "aria-label": `Table ${t.number}` },
+  const progress = tb.progress ? h("div", { class: "class-progress" },
+    h("progress", { max: tb.progress.goal, value: tb.progress.value, "aria-hidden": "true" }),
+    h("p", { class: "progress-text" }, tb.progress.label,
+      tb.progress.detail ? h("span", { class: "muted" }, " · ", tb.progress.detail) : null)) : null;
+  return h("article", { class: `card class-table table-${tb.status}`, "aria-label": t("Table {n}", { n: tb.number }) },
     h("header", { class: "class-table-head" },
-      h("h2", {}, `Table ${t.number}`),
+      h("h2", {}, t("Table {n}", { n: tb.number })),
       h("span", { class: "status-badges" }, statusBits)),
-    h("ul", { class: "class-players", role: "list" }, t.players.map((p) =>
+    h("ul", { class: "class-players", role: "list" }, tb.players.map((p) =>
       h("li", { class: "class-player" + (p.computer ? " computer" : p.connected ? " online" : " away") },
         h("span", { class: "dot", "aria-hidden": "true" }, p.computer ? "◆" : p.connected ? "●" : "○"),
         h("span", { class: "player-name" }, p.name),
-        p.computer ? h("span", { class: "badge" }, "computer") : null,
-        !p.computer && !p.connected ? h("span", { class: "state-text away-text" }, "away") : null))),
-    line, progress, gameLines(t));
+        p.computer ? h("span", { class: "badge" }, t("computer")) : null,
+        !p.computer && !p.connected ? h("span", { class: "state-text away-text" }, t("away")) : null))),
+    line, progress, gameLines(tb));
 }
 
 function leaders(list) {
@@ -57,14 +56,14 @@ function leaders(list) {
     h("li", { class: e.winner ? "winner" : "" },
       h("span", { class: "leader-rank" }, `${e.rank}.`),
       h("span", { class: "player-name" }, e.name),
-      h("span", { class: "muted leader-detail" }, ` · Table ${e.table} · ${e.label}`),
-      e.winner ? h("span", { class: "badge win-badge" }, "winner") : null)));
+      h("span", { class: "muted leader-detail" }, " · ", t("Table {n}", { n: e.table }), " · ", e.label),
+      e.winner ? h("span", { class: "badge win-badge" }, t("winner")) : null)));
 }
 
 // The games' own leader-board rows (figures "standings"), when any table gives them.
 function standings(st) {
   return h("table", { class: "board-standings" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Player")),
       st.columns.map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, st.rows.map((r) => h("tr", { class: r.finished ? "finished" : "" },
       h("td", { class: "leader-rank" }, `${r.rank}.`),
@@ -74,11 +73,13 @@ function standings(st) {
 
 function render(data) {
   const c = data.counts;
-  const state = data.status === "ended" ? "The class session has ended."
-    : c.tables === 0 ? "Waiting for students…"
-      : `${plural(c.students, "student", "students")} at ${plural(c.tables, "table", "tables")}`
-        + (c.ended ? ` · ${c.ended} finished` : "");
+  const tables = tn("{n} table", "{n} tables", c.tables);
+  const at = tn("{n} student at {tables}", "{n} students at {tables}", c.students, { tables });
+  const state = data.status === "ended" ? t("The class session has ended.")
+    : c.tables === 0 ? t("Waiting for students…")
+      : c.ended ? t("{summary} · {n} finished", { summary: at, n: c.ended }) : at;
   if (summary.textContent !== state) summary.textContent = state;
+  lessonClock(data);  // the class's lesson clock, in the header as on every table's board
   // A closed class says so in large type: no one should still try to join it.
   const closed = data.status === "ended";
   document.body.classList.toggle("class-closed", closed);

@@ -25,14 +25,15 @@ export function show(el, visible) {
   if (el) el.hidden = !visible;
 }
 
-// Keep keyboard focus on the "same" control across re-renders.
-export function preserveFocus(root, render) {
+// Keep keyboard focus on the "same" control (the same data-focus-key) across
+// re-renders; `focusOptions` go to focus(), e.g. {preventScroll: true}.
+export function preserveFocus(root, render, focusOptions = undefined) {
   const active = document.activeElement;
   const key = active && root.contains(active) ? active.dataset.focusKey : null;
   render();
   if (key) {
     const again = root.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
-    if (again) again.focus();
+    if (again) again.focus(focusOptions);
   }
 }
 

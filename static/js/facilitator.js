@@ -3,11 +3,14 @@
 import { connect, request } from "./net.js";
 import { h, replace, show } from "./dom.js";
 import { accept, actionControls, banner, playerList, render } from "./table.js";
+import { nameControl, textItem } from "./studenttext.js";
+import { celebrate, won } from "./cheer.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const root = document.getElementById("game-root");
 const errorBox = document.getElementById("mod-error");
+const phoneNotes = document.getElementById("phone-notes");
 const socket = connect();
 let current = null;
 
@@ -34,6 +37,9 @@ function statusText(p) {
   const bits = [`Status: ${p.status}`, `${p.players.length} player(s)`];
   if (p.locked) bits.push("locked");
   if (p.paused) bits.push("paused");
+  if (p.again && p.again.offered && p.again.ready.length) {
+    bits.push(`${p.again.ready.length} of ${p.again.players.length} want to play again`);
+  }
   return bits.join(" · ");
 }
 
@@ -41,8 +47,31 @@ socket.on("connect", () => request(socket, "watch", { code, role: "facilitator" 
   if (!ack.ok) {
     errorBox.textContent = ack.error.message;
     show(errorBox, true);
+  } else {
+    loadNotes();
   }
 }));
+
+// One tap over a student's text or note: the platform's moderation, taken from any version.
+async function tapText(kind, item) {
+  const ack = await send({ type: kind, ref: item.ref }, "table");
+  if (ack.ok && item.ref.startsWith("n")) loadNotes();
+}
+
+function renderTexts(texts) {
+  replace(document.getElementById("student-texts"), texts.map((item) => textItem(item, tapText)));
+  show(document.getElementById("no-student-texts"), texts.length === 0);
+}
+
+// The notes, newest first: a student's note with its Hide (and Approve) button; the
+// teacher's own notes and the board's are the teacher's alone.
+async function loadNotes() {
+  const ack = await request(socket, "notes", {});
+  if (!ack.ok) return;
+  replace(document.getElementById("notes"), ack.notes.slice().reverse().map((n) => (n.role === "seat"
+    ? textItem({ ref: n.ref, name: n.author, text: n.text, hidden: n.hidden, approved: n.approved }, tapText, "note")
+    : h("li", {}, h("strong", {}, n.author), ` (version ${n.version}, only you): `, n.text))));
+}
 
 // The game's module may draw its own controls for the game's facilitator actions
 // (a Crisis moderation panel...): `act` sends one as `moderate` with scope "game".
@@ -51,15 +80,24 @@ const ctx = { role: "facilitator", current: () => current, log: () => (current ?
 
 socket.on("view", (payload) => {
   const older = current && payload.version < current.version;
+  const before = current;
   current = accept(current, payload);
   if (older) return;
+  // Everyone plays again at a new table (this page's Play again, the players', the class's):
+  // the teacher's page goes with them. (Opened later, the page stays on this table's record,
+  // with a link to the new one.)
+  if (current.again && current.again.next && before && before.again && !before.again.next) {
+    location.assign(`/facilitator/tables/${encodeURIComponent(current.again.next)}`);
+    return;
+  }
+  if (before && won(current) && !won(before)) celebrate();
   document.getElementById("table-status").textContent = statusText(current);
   // Safe, reversible controls (lock, start, pause) together; removing a player and ending
   // the game apart, in red, each behind a confirmation.
   const moderation = current.moderation || [];
   const RISKY = new Set(["end", "kick"]);
   const safe = moderation.filter((a) => !RISKY.has(a.type)).map((a) =>
-    h("button", { type: "button", class: a.type === "start" ? "primary" : "", onclick: () => moderate(a) }, a.label));
+    h("button", { type: "button", class: a.type === "start" || a.type === "again" ? "primary" : "", onclick: () => moderate(a) }, a.label));
   replace(document.getElementById("mod-buttons"), safe);
   // Removing a player and ending the game: together, away from the safe controls.
   const kicks = moderation.filter((a) => a.type === "kick");
@@ -71,18 +109,27 @@ socket.on("view", (payload) => {
       : null,
     h("div", { class: "button-row" }, ends.map((a) =>
       h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label))));
-  replace(document.getElementById("mod-players"), ...playerList(current.players).children);
+  // Beside each student's name, one tap hides it from the board and the other phones.
+  replace(document.getElementById("mod-players"), ...playerList(current.players, {
+    kick: (p) => (p.computer ? null : nameControl(p, tapText)),
+  }).children);
   const gameBox = document.getElementById("game-actions");
   show(gameBox, current.actions.length > 0);
   replace(document.getElementById("game-action-buttons"),
     actionControls(current.actions, (action) => send(action, "game"), { focusPrefix: "game" }));
   banner(document.createElement("div"), current);
+  phoneNotes.checked = current.phone_notes;
+  phoneNotes.disabled = false;  // a switch sends the table's version, known from the first view on
+  renderTexts(current.texts || []);
   render(root, current, ctx);
 });
 
-socket.on("note", (note) => {
-  document.getElementById("notes").prepend(
-    h("li", {}, h("strong", {}, note.author), ` (version ${note.version}): `, note.text));
+socket.on("note", () => loadNotes());
+
+// Playtest notes from the phones: the next view carries the table's setting (and sets the box back if refused).
+phoneNotes.addEventListener("change", async () => {
+  const ack = await send({ type: phoneNotes.checked ? "notes_on" : "notes_off" }, "table");
+  if (!ack.ok) phoneNotes.checked = current.phone_notes;
 });
 
 document.getElementById("note-form").addEventListener("submit", async (event) => {

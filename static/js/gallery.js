@@ -1,6 +1,9 @@
 // The card gallery (/games/<key>/cards): filter the listed cards by a search
-// (name, type, text and science note) and by type. Without JavaScript every
-// card stays listed and these controls stay hidden.
+// (name, type, text and science note) and by type, and draw each card's kind icon
+// (the game's icons module, GameSpec.ui.icons: `kindIcon(type)`) on its band and
+// its type's filter. Without JavaScript every card stays listed and these
+// controls stay hidden.
+import { t } from "./i18n.js";
 const tools = document.getElementById("gallery-tools");
 const query = document.getElementById("gallery-query");
 const count = document.getElementById("gallery-count");
@@ -24,8 +27,8 @@ function apply() {
     section.hidden = !section.querySelector(".gallery-card:not([hidden])");
   }
   empty.hidden = shown > 0;
-  count.textContent = shown === cards.length ? `Showing all ${cards.length} cards.`
-    : `Showing ${shown} of ${cards.length} cards.`;
+  count.textContent = shown === cards.length ? t("Showing all {n} cards.", { n: cards.length })
+    : t("Showing {shown} of {n} cards.", { shown, n: cards.length });
 }
 
 for (const button of buttons) {
@@ -38,3 +41,12 @@ for (const button of buttons) {
 query.addEventListener("input", apply);
 document.getElementById("gallery-search").addEventListener("submit", (event) => event.preventDefault());
 tools.hidden = false;
+
+// Each card kind's icon beside its word (aria-hidden: the word says it).
+const iconsModule = document.getElementById("gallery").dataset.icons;
+if (iconsModule) {
+  import(iconsModule).then(({ kindIcon }) => {
+    for (const card of cards) card.el.querySelector(".gallery-band").prepend(kindIcon(card.type, { cls: "gallery-icon" }));
+    for (const button of buttons.filter((b) => b.dataset.type)) button.prepend(kindIcon(button.dataset.type, { cls: "gallery-icon" }));
+  });
+}

@@ -5,6 +5,9 @@
 // through h() (textContent), never as HTML.
 import { connect, request } from "./net.js";
 import { h, icon, preserveFocus, replace, show } from "./dom.js";
+import { nameControl, textItem } from "./studenttext.js";
+import { plural } from "./kit.js";
+import { lessonClock } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -65,10 +68,6 @@ async function post(path, body) {
 function gameLines(t) {
   return t.lines && t.lines.length
     ? h("ul", { class: "class-lines", role: "list" }, t.lines.map((text) => h("li", {}, text))) : null;
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function ago(seconds) {
@@ -133,6 +132,18 @@ document.getElementById("pause-all").addEventListener("click", () =>
   everyTable("pause", null, (n) => `Paused ${plural(n, "table", "tables")}.`));
 document.getElementById("resume-all").addEventListener("click", () =>
   everyTable("resume", null, (n) => `Resumed ${plural(n, "table", "tables")}.`));
+document.getElementById("lesson-more-all").addEventListener("click", () =>
+  everyTable("lesson_more", null, (n) => `5 more minutes on the lesson clock, at ${plural(n, "table", "tables")}.`));
+// After a round: every finished table plays again (same players), or a new round (new groups).
+document.getElementById("again-all").addEventListener("click", async () => {
+  const data = await post("/again");
+  if (data) say(`Playing again at ${plural(data.started.length, "table", "tables")}.`);
+});
+document.getElementById("new-round").addEventListener("click", async () => {
+  if (!window.confirm("Seat the students of every finished table at new tables and start a new round?")) return;
+  const data = await post("/round");
+  if (data) say(`New round: ${plural(data.started.length, "table", "tables")} started.`);
+});
 document.getElementById("end-all").addEventListener("click", () =>
   everyTable("end", "End every table and close the class to late arrivals?",
     (n) => `Ended ${plural(n, "table", "tables")}. The class session is closed.`));
@@ -158,6 +169,15 @@ messageForm.addEventListener("submit", async (event) => {
   }
 });
 
+// Playtest notes from phones, for every table of the class: the next overview carries the setting.
+const phoneNotes = document.getElementById("phone-notes");
+phoneNotes.addEventListener("change", async () => {
+  const on = phoneNotes.checked;
+  const data = await post("/notes", { on });
+  if (data) say(on ? "Playtest notes are on: every phone has a note box." : "Playtest notes are off on the phones.");
+  else if (current) phoneNotes.checked = current.phone_notes;
+});
+
 // ------------------------------------------------------------------ rendering
 function playerItem(t, player, lobbyTargets) {
   const bits = [
@@ -169,6 +189,8 @@ function playerItem(t, player, lobbyTargets) {
   else if (player.connected) bits.push(h("span", { class: "state-text" }, "connected"));
   else bits.push(h("span", { class: "state-text away-text" },
     player.away_seconds ? `disconnected ${ago(player.away_seconds).replace(" ago", "")}` : "disconnected"));
+  // One tap hides the student's name from the boards and the other phones ("Player N").
+  if (!player.computer) bits.push(nameControl(player, (kind, item) => tapText(t, kind, item), `name-${t.code}`));
   const item = h("li", { class: "class-player" + (player.computer ? " computer" : player.connected ? " online" : " away") }, bits);
   // From a waiting table, or from a finished match to a waiting table or a new one (re-pairing).
   if (t.can.move && !player.computer && !player.moved) {
@@ -213,6 +235,29 @@ function alertItem(alert, withTable) {
       h("span", { class: "visually-hidden" }, ` ${tableLabel(t)}`)) : null);
 }
 
+// One tap over a student's text at a table: the platform's moderation of that table.
+async function tapText(t, kind, item) {
+  const ack = await request(socket, "moderate", { code: t.code, version: t.version, action: { type: kind, ref: item.ref } });
+  const what = item.ref.startsWith("s") ? `${item.name}'s name ` : "";
+  if (ack.ok) say(`${tableLabel(t)}: ${what}${kind === "hide_text" ? "hidden from the board" : kind === "approve_text" ? "approved" : "shown again"}.`);
+  else fail(ack.error.message);
+}
+
+// A table's newest student texts, each one tap from hidden (the rest on its moderation panel);
+// texts waiting for approval come first, so none is left waiting out of sight.
+const TEXTS_ON_CARD = 3;
+
+function textsBlock(t, label) {
+  if (!t.texts || !t.texts.length) return null;
+  const waiting = t.texts.filter((x) => !x.hidden && x.approved === false);
+  const shown = [...waiting, ...t.texts.filter((x) => !waiting.includes(x))].slice(0, Math.max(TEXTS_ON_CARD, waiting.length));
+  return h("div", { class: "class-texts" },
+    h("h4", {}, `Student text (${t.texts.length})`),
+    h("ul", { class: "student-texts", role: "list", "aria-label": `Student text at ${label}` },
+      shown.map((item) => textItem(item, (kind) => tapText(t, kind, item), `text-${t.code}`))),
+    t.texts.length > shown.length ? h("p", { class: "muted" }, `${t.texts.length - shown.length} more on the moderation panel`) : null);
+}
+
 function tableCard(t, lobbyTargets) {
   const label = tableLabel(t);
   const buttons = [
@@ -254,6 +299,7 @@ function tableCard(t, lobbyTargets) {
       `Last move ${ago(t.idle_seconds)}`),
     t.alerts.length ? h("ul", { class: "alert-list compact", role: "list", "aria-label": `Alerts for ${label}` },
       t.alerts.map((a) => alertItem(a, false))) : null,
+    textsBlock(t, label),
     h("div", { class: "button-row" }, buttons));
 }
 
@@ -392,8 +438,15 @@ function render(data) {
   show(document.getElementById("pause-all"), data.tables.some((t) => t.can.pause));
   show(document.getElementById("resume-all"), data.tables.some((t) => t.can.resume));
   show(document.getElementById("end-all"), open);
+  show(document.getElementById("lesson-more-all"), open && Boolean((data.deadlines || {}).lesson));
+  lessonClock(data);
+  const again = open && data.tables.some((t) => t.can.again);
+  show(document.getElementById("again-all"), again);
+  show(document.getElementById("new-round"), again);
+  show(document.getElementById("again-hint"), again);
   show(document.getElementById("start-hint"), data.status === "lobby");
   show(messageForm, open);
+  phoneNotes.checked = data.phone_notes;
   show(document.getElementById("no-tables"), data.tables.length === 0);
 
   const alertKey = JSON.stringify(data.alerts.map((a) => [a.table, a.kind, a.text]));

@@ -1,7 +1,9 @@
 // The phone page: join with a name (or resume the stored seat), then play.
 import { connect, request } from "./net.js";
 import { show } from "./dom.js";
+import { celebrate, won } from "./cheer.js";
 import { accept, banner, keyList, loadedModule, openHelp, render } from "./table.js";
+import { t } from "./i18n.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -14,7 +16,11 @@ const fatal = document.getElementById("fatal");
 const storageKey = (c) => `cg.seat.${c}`;
 const removedKey = (c) => `cg.removed.${c}`;
 
+const takeoverPanel = document.getElementById("takeover-panel");
 let current = null; // the last `view` payload
+// Another tab or device took this seat over (event `replaced`): the page waits for
+// "Use here" instead of taking the seat back by itself, even after a reconnect.
+let takenOver = false;
 
 // A touch screen has no keyboard: its page shows no keyboard hints (body.touch).
 // (A touch laptop keeps them: a touch screen counts only as wide as a tablet.)
@@ -42,6 +48,7 @@ function showFatal(message) {
 async function resume() {
   const ack = await request(socket, "resume", { token });
   if (ack.ok) {
+    show(takeoverPanel, false);
     show(joinPanel, false);
     show(gamePanel, true);
     return;
@@ -56,6 +63,7 @@ async function resume() {
 
 socket.on("connect", () => {
   const removed = localStorage.getItem(removedKey(code));
+  if (takenOver) return;
   if (removed && !token) showFatal(removed);
   else if (token) resume();
   else if (app.dataset.closed) showFatal(app.dataset.closed);
@@ -102,21 +110,39 @@ function flash(message) {
   flash.timer = setTimeout(() => showBanner(current || {}), 4000);
 }
 
-// notes(): the table's playtest notes (a game's Table tab may list them).
+// Join another game: this phone forgets its seat (under every code it was kept: the
+// page's, the class's, each table's), so a reload does not bring it back, and goes to
+// the home page's code entry.
+function leave() {
+  for (const key of Object.keys(localStorage)) {
+    if (key.startsWith("cg.seat.") && localStorage.getItem(key) === token) localStorage.removeItem(key);
+  }
+  token = null;
+  location.assign("/");
+}
+
+// notes(): the table's playtest notes (a game's Table tab may list them). again(): Play
+// again at the end (the `again` event); leave(): Join another game.
 const ctx = { role: "player", act, flash, current: () => current, log: () => (current ? current.log : []),
-  notes: () => request(socket, "notes", {}) };
+  notes: () => request(socket, "notes", {}), again: () => request(socket, "again", {}), leave };
 
 let removed = false;
 
 socket.on("view", (payload) => {
-  if (removed) return;
+  if (removed || takenOver) return;
   const next = accept(current, payload);
   const older = next.version !== payload.version || (current && current.code === payload.code && payload.version < current.version);
+  const cheer = !older && current && current.code === next.code && won(next) && !won(current);
   current = next;
   if (older) return;
+  // The seat moved on to another table (Play again, a class's next round): a reload there finds it too.
+  if (token && current.code !== code) localStorage.setItem(storageKey(current.code), token);
+  if (cheer) celebrate();
   show(joinPanel, false);
   show(gamePanel, true);
   showBanner(current);
+  // The note box only while the teacher lets this table's phones write playtest notes.
+  show(document.getElementById("note-box"), current.phone_notes === true);
   render(root, current, ctx);
 });
 
@@ -143,6 +169,45 @@ socket.on("removed", (msg) => {
   showFatal(msg.message);
 });
 
+// Only the newest page of a seat plays it. Another tab or device opened it: say so, and
+// offer to take it back. Or the seat's private link was replaced: if that happened in
+// this browser, its new seat token comes into storage (before or after this event) and
+// the page goes on with it.
+let linkReplaced = false;
+
+function takeNewerToken() {
+  const stored = localStorage.getItem(storageKey(code));
+  if (!stored || stored === token) return false;
+  token = stored;
+  linkReplaced = false;
+  show(fatal, false);
+  resume();
+  return true;
+}
+
+window.addEventListener("storage", (event) => {
+  if (linkReplaced && event.key === storageKey(code)) takeNewerToken();
+});
+
+socket.on("replaced", (msg) => {
+  if (msg.reason === "link") {
+    linkReplaced = true;
+    if (!takeNewerToken()) showFatal(msg.message);
+    return;
+  }
+  takenOver = true;
+  show(gamePanel, false);
+  show(joinPanel, false);
+  document.getElementById("takeover-message").textContent = msg.message;
+  show(takeoverPanel, true);
+});
+
+document.getElementById("use-here").addEventListener("click", () => {
+  takenOver = false;
+  token = localStorage.getItem(storageKey(code)) || token;  // a newer link made in another tab
+  resume();
+});
+
 socket.on("message", (msg) => flash(msg.text));
 
 document.addEventListener("keydown", (event) => {
@@ -164,6 +229,6 @@ noteForm.addEventListener("submit", async (event) => {
   const text = document.getElementById("note-text");
   const status = document.getElementById("note-status");
   const ack = await request(socket, "note", { text: text.value });
-  status.textContent = ack.ok ? "Saved. Thank you!" : ack.error.message;
+  status.textContent = ack.ok ? t("Saved. Thank you!") : ack.error.message;
   if (ack.ok) text.value = "";
 });

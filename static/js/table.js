@@ -3,6 +3,9 @@
 // by the payload's `ui`, served from static/games/<key>/) draws its game
 // better; a game without one is still fully playable through the generic control.
 import { h, icon, replace, show } from "./dom.js";
+import { seatName } from "./kit.js";
+import { countdown } from "./countdown.js";
+import { lang, t, tn } from "./i18n.js";
 
 const modules = new Map(); // module URL -> Promise of the module
 const loaded = new Map();  // module URL -> the module, once imported
@@ -61,9 +64,9 @@ export function playerList(players, { you = null, kick = null } = {}) {
     players.map((p) => h("li", { class: "player" + (p.connected ? " online" : " away"), dataset: { seat: p.seat } },
       h("span", { class: "dot", "aria-hidden": "true" }, p.connected ? "●" : "○"),
       h("span", { class: "player-name" }, p.name),
-      p.seat === you ? h("span", { class: "badge" }, "you") : null,
-      p.computer ? h("span", { class: "badge" }, "computer") : null,
-      h("span", { class: "visually-hidden" }, p.connected ? " (connected)" : " (not connected)"),
+      p.seat === you ? h("span", { class: "badge" }, t("you")) : null,
+      p.computer ? h("span", { class: "badge" }, t("computer")) : null,
+      h("span", { class: "visually-hidden" }, " ", p.connected ? t("(connected)") : t("(not connected)")),
       kick ? kick(p) : null)));
 }
 
@@ -72,113 +75,203 @@ export function lobby(payload, { role, act }) {
   const need = payload.min_seats;
   const start = payload.actions.find((a) => a.type === "start");
   const parts = [
-    role === "player" && payload.title ? h("p", { class: "lobby-game" }, `${payload.title} · table ${payload.code}`) : null,
-    h("h2", {}, role === "board" ? `Players joined: ${n} of ${payload.max_seats}` : "Waiting for players"),
+    role === "player" && payload.title ? h("p", { class: "lobby-game" }, t("{title} · table {code}", { title: payload.title, code: payload.code })) : null,
+    h("h2", {}, role === "board" ? t("Players joined: {n} of {max}", { n, max: payload.max_seats }) : t("Waiting for players")),
     playerList(payload.players, { you: payload.seat }),
   ];
-  if (n < need) parts.push(h("p", { class: "hint lobby-next" }, `At least ${need} players are needed to start.`));
+  if (n < need) parts.push(h("p", { class: "hint lobby-next" }, tn("At least {n} players are needed to start.", "At least {n} players are needed to start.", need)));
   else if (role === "board" && payload.players[0]) {
     // The board has no actions: tell the room who starts, and where.
     const first = payload.players[0].name;
     parts.push(h("p", { class: "hint lobby-next" }, payload.start_label
-      ? `${first} taps “${payload.start_label}” on their phone.` : `${first} starts the game on their phone.`));
+      ? t("{name} taps “{button}” on their phone.", { name: first, button: payload.start_label }) : t("{name} starts the game on their phone.", { name: first })));
   }
   if (start && act) {
     parts.push(h("button", { class: "primary big", type: "button", onclick: () => act(start), dataset: { focusKey: "start" } },
       start.label));
   } else if (role === "player" && n >= need) {
     const first = payload.players[0];
-    parts.push(h("p", { class: "hint" }, `Waiting for ${first ? first.name : "the first player"} to start the game.`));
+    parts.push(h("p", { class: "hint" }, first ? t("Waiting for {name} to start the game.", { name: first.name }) : t("Waiting for the first player to start the game.")));
   }
-  if (payload.locked) parts.push(h("p", { class: "hint" }, "The table is locked: no one else can join."));
-  return h("section", { class: "card lobby", "aria-label": "Lobby" }, parts);
+  if (payload.locked) parts.push(h("p", { class: "hint" }, t("The table is locked: no one else can join.")));
+  return h("section", { class: "card lobby", "aria-label": t("Lobby") }, parts);
 }
 
 // A table the teacher closed before its game started.
 function closedLobby(payload) {
-  return h("section", { class: "card lobby", "aria-label": "Table closed" },
-    h("h2", {}, "This table was closed"),
-    h("p", {}, "The teacher closed it before the game started."),
+  return h("section", { class: "card lobby", "aria-label": t("Table closed") },
+    h("h2", {}, t("This table was closed")),
+    h("p", {}, t("The teacher closed it before the game started.")),
     playerList(payload.players, { you: payload.seat }));
+}
+
+// On the projected board the log shows the newest entries that fit whole: an entry
+// that would be cut by the log's box, the screen's edge or the join corner goes,
+// with every older one (render() calls this once the game has drawn). A log with
+// no room even for its heading is hidden rather than cut. (Everything is measured
+// first and removed after: one layout, however many entries go.)
+function clipBottom(el) {
+  let bottom = document.documentElement.clientHeight;
+  for (let a = el; a && a !== document.body; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    bottom = Math.min(bottom, a.getBoundingClientRect().top + a.clientTop + a.clientHeight);
+  }
+  // The join corner floats over the board's bottom while play is on.
+  const corner = document.querySelector(".join-strip");
+  if (corner && corner.getClientRects().length && getComputedStyle(corner).position === "fixed") {
+    const box = el.getBoundingClientRect();
+    const c = corner.getBoundingClientRect();
+    if (c.left < box.right && c.right > box.left) bottom = Math.min(bottom, c.top);
+  }
+  return bottom;
+}
+
+export function fitLog(section) {
+  const list = section.querySelector(".log-list");
+  if (!list) return;
+  const bottom = clipBottom(list) + 0.5;
+  const items = [...list.children];
+  const cut = items.findIndex((li) => li.getBoundingClientRect().bottom > bottom);
+  if (cut < 0) return;
+  for (const li of items.slice(cut)) li.remove();
+  // Not one entry fits: a heading over nothing says nothing, so the log goes.
+  if (!cut) section.hidden = true;
 }
 
 export function logList(entries, limit = 12) {
   const recent = entries.slice(-limit).reverse();
-  return h("section", { class: "log", "aria-label": "Game log" },
-    h("h2", { class: "small-heading" }, "What happened (newest first)"),
+  return h("section", { class: "log", "aria-label": t("Game log") },
+    h("h2", { class: "small-heading" }, t("What happened (newest first)")),
     // Focusable: a keyboard user can scroll the log when it is longer than its box.
-    h("ul", { class: "log-list", role: "list", tabindex: "0", "aria-label": "Game log, newest first" },
+    h("ul", { class: "log-list", role: "list", tabindex: "0", "aria-label": t("Game log, newest first") },
       recent.map((e) => h("li", { class: "log-" + e.t }, e.text))));
 }
 
 export function banner(el, payload) {
   let text = "";
-  if (payload.paused) text = "The teacher has paused the game.";
-  else if (payload.status === "ended" && payload.started) text = "This game has ended.";
+  if (payload.paused) text = t("The teacher has paused the game.");
+  else if (payload.status === "ended" && payload.started) {
+    // Why it ended, when the log says (the lesson clock ran out, or the teacher ended it).
+    const end = (payload.log || []).filter((e) => e.t === "end").pop();
+    text = end && end.text ? t("This game has ended. {reason}", { reason: end.text }) : t("This game has ended.");
+  }
   el.textContent = text;
   show(el, Boolean(text));
-}
-
-function nameOf(payload, seat) {
-  return (payload.players.find((p) => p.seat === seat) || {}).name || `Seat ${seat + 1}`;
 }
 
 export function resultText(payload) {
   const result = payload.result;
   if (!result) return "";
   const you = result.winners.includes(payload.seat);
-  const names = result.winners.filter((s) => s !== payload.seat).map((s) => nameOf(payload, s));
-  if (!result.winners.length) return "The game is over.";
-  if (you) return names.length ? `You share the win with ${names.join(" and ")}!` : "You won!";
-  return names.length === 1 ? `${names[0]} won!` : `${names.join(" and ")} share the win!`;
+  const names = result.winners.filter((s) => s !== payload.seat).map((s) => seatName(payload, s));
+  if (!result.winners.length) return t("The game is over.");
+  if (you) return names.length ? t("You share the win with {names}!", { names: andAll(names) }) : t("You won!");
+  return names.length === 1 ? t("{name} won!", { name: names[0] }) : t("{names} share the win!", { names: andAll(names) });
 }
 
 // Every game's end, on the phone and the board: the winner celebrated and the
-// full ranking, and nothing that invites more play. A game's module may say
+// full ranking (render() adds what comes next: `whatNext`). A game's module may say
 // what its score counts (`scoreText(score, payload)`): cards, points, willpower.
 export function endScreen(payload, scoreText = String) {
   const r = payload.result;
-  return h("section", { class: "card result end-screen", "aria-label": "Result" },
+  return h("section", { class: "card result end-screen", "aria-label": t("Result") },
     icon("trophy", "trophy"),
     h("h2", {}, resultText(payload)),
     h("ol", { class: "ranking", role: "list" }, r.ranking.map((seat, i) => {
       const won = r.winners.includes(seat);
       return h("li", { class: (won ? "top" : "") + (seat === payload.seat ? " mine" : "") },
         h("span", { class: "rank-place" }, `${won ? 1 : i + 1}.`),
-        h("span", { class: "rank-name" }, seat === payload.seat ? `${nameOf(payload, seat)} (you)` : nameOf(payload, seat)),
+        h("span", { class: "rank-name" }, seat === payload.seat ? t("{name} (you)", { name: seatName(payload, seat) }) : seatName(payload, seat)),
         h("span", { class: "rank-score" }, r.scores[seat] === undefined ? "" : scoreText(r.scores[seat], payload)));
     })));
+}
+
+// What comes after a game, under every end screen (app/service/tables/rematch.py).
+// The phone: *Play again* (the table deals again, at a new table, once every player
+// still seated has tapped it or the teacher did; the phone follows by itself) and
+// *Join another game*. The board and the teacher's page: how many want to play again.
+// The guided demo ends with an invitation to a real game instead.
+function nearList(names) {
+  return andList(names);
+}
+
+// Names joined in the page's language: "Ana, Ben and Cy" (another language: its own way,
+// Intl.ListFormat; no catalog template, whose bare " and " would match any sentence).
+export function andList(names) {
+  if (lang() !== "en" && typeof Intl.ListFormat === "function") return new Intl.ListFormat(lang()).format(names);
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+// "Ana and Ben and Cy", as the result line has always said it.
+export function andAll(names) {
+  if (lang() !== "en" && typeof Intl.ListFormat === "function") return new Intl.ListFormat(lang()).format(names);
+  return names.join(" and ");
+}
+
+export function whatNext(payload, ctx) {
+  const phone = ctx.role === "player" && typeof ctx.again === "function";
+  if (payload.guided) {
+    if (ctx.role === "player" && !phone) return null;
+    return h("section", { class: "what-next invitation", "aria-label": t("What next") },
+      h("h3", {}, t("Ready for a real game?")),
+      h("p", {}, t("Ask your teacher for a game code, then type it on the home page.")),
+      phone ? h("p", { class: "next-buttons" },
+        h("a", { class: "button primary big", href: "/", onclick: (event) => { event.preventDefault(); ctx.leave(); } },
+          t("Enter a game code"))) : null,
+      h("p", {}, t("No code? Try a game on the home page: no account needed.")));
+  }
+  const again = payload.again;
+  // (A shared device, hotseat.js, has its own end: this is for a phone of its own, the board, the teacher.)
+  if (!again || (ctx.role === "player" && !phone)) return null;
+  const ready = again.ready || [];
+  const players = again.players || [];
+  const count = tn("{n} of {total} want to play again", "{n} of {total} want to play again", ready.length, { total: players.length });
+  const parts = [];
+  if (again.next) {
+    parts.push(h("p", { class: "again-count", role: "status" }, t("Everyone plays again at table {code}.", { code: again.next })));
+    if (ctx.role === "facilitator") {
+      parts.push(h("a", { class: "button", href: `/facilitator/tables/${encodeURIComponent(again.next)}` },
+        t("Open table {code}", { code: again.next })));
+    }
+  } else if (again.offered) {
+    const mine = ready.includes(payload.seat);
+    const waiting = players.filter((s) => !ready.includes(s)).map((s) => seatName(payload, s));
+    if (!phone) { // one line on the projected board, under the ranking
+      parts.push(h("p", { class: "again-count", role: "status" }, h("strong", {}, t("Play again?")), " ",
+        ready.length ? `${count}.` : t("Nobody has asked yet."),
+        ctx.role === "board" ? h("span", { class: "again-hint" }, " ", t("Tap Play again on your phone.")) : null));
+    } else {
+      const error = h("p", { class: "error act-error", role: "alert" });
+      if (mine) {
+        parts.push(h("p", { class: "again-count", role: "status" },
+          t("You are ready. Waiting for {names} ({count}).", { names: nearList(waiting), count })));
+      } else {
+        parts.push(h("button", { type: "button", class: "primary big", dataset: { focusKey: "again" },
+          onclick: async (event) => {
+            const button = event.currentTarget;
+            button.disabled = true;
+            const ack = await ctx.again();
+            if (!ack.ok) {
+              error.textContent = ack.error.message;
+              button.disabled = false;
+            }
+          } }, t("Play again")));
+        if (ready.length) parts.push(h("p", { class: "again-count", role: "status" }, `${count}.`));
+      }
+      parts.push(error);
+    }
+  }
+  if (phone) {
+    parts.push(h("button", { type: "button", class: "big", dataset: { focusKey: "leave" }, onclick: () => ctx.leave() },
+      t("Join another game")));
+  }
+  return parts.length ? h("section", { class: "what-next", "aria-label": t("What next") }, parts) : null;
 }
 
 // Text fields an action asks for: a string field listed as "" is to be filled in.
 function blanks(action) {
   return Object.entries(action).filter(([key, value]) => key !== "label" && key !== "type" && value === "").map(([key]) => key);
-}
-
-// A game module's refused moves, said next to its controls (`.act-error` inside
-// `scope`) for a few seconds, also across re-renders: draw the message from
-// `text()`, send through `send(ctx, action)`; `onRefused` runs first (a module
-// may stop an animation the move started). A stale move is said too: the fresh
-// view has arrived, and the student must look again.
-export function refusals(scope, { ms = 5000, onRefused = null } = {}) {
-  let refused = null; // {text, until}
-  const text = () => (refused && refused.until > Date.now() ? refused.text : "");
-  const send = (ctx, action) => {
-    const pending = ctx.act(action);
-    if (!pending || !pending.then) return pending;
-    pending.then((ack) => {
-      if (!ack || ack.ok || !ack.error) return;
-      if (onRefused) onRefused(ack);
-      refused = { text: ack.error.message || "That move was refused.", until: Date.now() + ms };
-      for (const el of document.querySelectorAll(`${scope} .act-error`)) el.textContent = refused.text;
-      setTimeout(() => {
-        if (text()) return;
-        for (const el of document.querySelectorAll(`${scope} .act-error`)) el.textContent = "";
-      }, ms + 50);
-    });
-    return pending;
-  };
-  return { text, send };
 }
 
 // One control per labelled action: a button, or a small form for free text.
@@ -189,7 +282,7 @@ export function actionControls(actions, act, { focusPrefix = "act" } = {}) {
     const pending = act(action);
     if (pending && pending.then) {
       pending.then((ack) => {
-        if (ack && !ack.ok && ack.error) error.textContent = ack.error.message || "That was refused.";
+        if (ack && !ack.ok && ack.error) error.textContent = ack.error.message || t("That was refused.");
       });
     }
   };
@@ -219,8 +312,8 @@ export function genericView(payload, ctx) {
   parts.push(h("ul", { class: "player-list", role: "list" }, payload.players.map((p) =>
     h("li", { class: "player" + (waiting.has(p.seat) ? " waiting" : "") },
       h("span", { class: "player-name" }, p.name),
-      p.seat === payload.seat ? h("span", { class: "badge" }, "you") : null,
-      waiting.has(p.seat) ? h("span", { class: "badge" }, "to act") : null))));
+      p.seat === payload.seat ? h("span", { class: "badge" }, t("you")) : null,
+      waiting.has(p.seat) ? h("span", { class: "badge" }, t("to act")) : null))));
   parts.push(logList(ctx.log ? ctx.log() : payload.log || []));
   // (The teacher's page lists the game's decisions in its own "Game decisions" box.)
   if (ctx.act && ctx.role !== "facilitator" && payload.actions.length) {
@@ -233,7 +326,7 @@ export function genericView(payload, ctx) {
 export function keyList(payload, role) {
   const game = payload && payload.status === "playing" ? loadedModule(payload, role) : null;
   const own = game && game.keys ? game.keys(payload) : [];
-  return own.concat([["Tab", "Move between the buttons"], ["?", "Show this list"], ["Esc", "Close this list"]]);
+  return own.concat([["Tab", t("Move between the buttons")], ["?", t("Show this list")], ["Esc", t("Close this list")]]);
 }
 
 // A modal list of keyboard shortcuts. The dialog keeps focus inside while it
@@ -244,9 +337,9 @@ export function openHelp(rows) {
   if (document.querySelector("dialog.help-dialog[open]")) return;
   const from = document.activeElement;
   const fromKey = from && from.dataset ? from.dataset.focusKey : null;
-  const close = h("button", { type: "button", class: "primary" }, "Close");
+  const close = h("button", { type: "button", class: "primary" }, t("Close"));
   const dialog = h("dialog", { class: "help-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title" },
-    h("h2", { id: "help-title" }, "Keyboard shortcuts"),
+    h("h2", { id: "help-title" }, t("Keyboard shortcuts")),
     h("dl", { class: "help-keys" }, rows.map(([key, what]) => h("div", { class: "help-row" }, h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)))),
     close);
   close.addEventListener("click", () => dialog.close());
@@ -270,7 +363,20 @@ export function openHelp(rows) {
   close.focus();
 }
 
+// The lesson clock (app/service/tables/lesson.py): one element in the page's header
+// (templates/base.html), the same on the board, the phones, the teacher's pages and the
+// class pages, counting down to `deadlines.lesson` while the game (or the class) plays.
+export function lessonClock(payload) {
+  const slot = document.getElementById("lesson-clock");
+  if (!slot) return;
+  const on = payload && payload.status === "playing";
+  const clock = on ? countdown(payload, "lesson", { label: t("Lesson ends in"), name: t("Time left in the lesson") }) : null;
+  replace(slot, clock);
+  show(slot, Boolean(clock));
+}
+
 export async function render(root, payload, ctx) {
+  lessonClock(payload);
   if (payload.status === "lobby") {
     replace(root, lobby(payload, ctx));
     return;
@@ -286,11 +392,64 @@ export async function render(root, payload, ctx) {
   const end = !(payload.result && payload.status === "ended") ? null
     : game && game.endScreen ? game.endScreen(payload, ctx, endScreen)
       : endScreen(payload, (game && game.scoreText) || String);
+  if (end) {
+    const next = whatNext(payload, ctx);
+    if (next) end.append(next);
+  }
   if (end && ctx.role !== "facilitator") {
     replace(root, end);
     return;
   }
+  if (ctx.role === "board") reserveJoinCorner(); // (before the game draws and fits itself)
   if (game && game.render) game.render(root, payload, ctx);
   else replace(root, genericView(payload, ctx));
   if (end) root.prepend(end); // the facilitator keeps the whole table in view, under the result
+  else if (payload.status === "ended" && ctx.role !== "facilitator") {
+    const next = whatNext(payload, ctx); // a game that ended without a result still leads somewhere
+    if (next) root.append(h("section", { class: "card end-screen" }, next));
+  }
+  if (ctx.role === "board") fitBoard(root, payload, ctx);
+}
+
+// While play is on, the join corner floats over the board's bottom right; its size
+// depends on the join address. A game keeps that corner free with the room it
+// takes, --join-w and --join-h (its width and height with the gap to the edges;
+// 0 when no one can join), e.g. `padding-bottom: var(--join-h)` on the column above it.
+function reserveJoinCorner() {
+  const corner = document.querySelector(".join-strip");
+  const style = document.body.style;
+  if (!corner || !corner.getClientRects().length || getComputedStyle(corner).position !== "fixed") {
+    style.setProperty("--join-w", "0px");
+    style.setProperty("--join-h", "0px");
+    return;
+  }
+  const box = corner.getBoundingClientRect();
+  const gap = 6;
+  style.setProperty("--join-w", `${Math.ceil(document.documentElement.clientWidth - box.left + gap)}px`);
+  style.setProperty("--join-h", `${Math.ceil(document.documentElement.clientHeight - box.top + gap)}px`);
+}
+
+// The board fits its screen by measuring it (each log, and a game's own regions:
+// kit.js fitRegion), so it is drawn again when the screen's size changes or the
+// shipped font has loaded.
+let redraw = null;
+function fitBoard(root, payload, ctx) {
+  for (const section of root.querySelectorAll(".log")) fitLog(section);
+  if (!redraw) {
+    let timer = null;
+    let size = `${innerWidth}x${innerHeight}`;
+    addEventListener("resize", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (`${innerWidth}x${innerHeight}` === size) return; // (a screenshot's passing resize)
+        size = `${innerWidth}x${innerHeight}`;
+        redraw();
+      }, 150);
+    });
+    if (document.fonts) document.fonts.ready.then(() => redraw());
+  }
+  redraw = () => {
+    const now = ctx.current ? ctx.current() : payload;
+    render(root, now && now.code === payload.code ? now : payload, ctx);
+  };
 }

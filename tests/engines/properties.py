@@ -36,15 +36,39 @@ from __future__ import annotations
 
 import json
 import numbers
+import pkgutil
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from app.engines.contract import IllegalAction, entry_visible, strip_label
+from app import engines
+from app.engines.contract import Hidden, IllegalAction, entry_visible, strip_label
 
 FACILITATOR = "facilitator"
 BOARD = "board"
 FINISH = {"type": "__finish__"}   # in a history: the facilitator called engine.finish(state)
+
+
+def modules_of_test_games() -> list[str]:
+    """The games that live only under tests/testgames/, by dotted name (the app's
+    GAME_MODULES setting): a new one there is checked like an installed game."""
+    import testgames
+
+    return [f"testgames.{info.name}" for info in pkgutil.iter_modules(testgames.__path__) if info.ispkg]
+
+
+def hidden_modes() -> list[tuple[str, Hidden]]:
+    """(game key, Hidden) for every mode every game declares it hides things in
+    (GameSpec.hidden): the installed games and the test games. The privacy checks
+    run over these, so none of them names a game."""
+    for name in modules_of_test_games():
+        engines.register(name)
+    return [(key, hidden) for key in engines.keys() for hidden in engines.spec(key).hidden]
+
+
+def mode_name(key: str, hidden: Hidden) -> str:
+    """"war power", or "wizard" for a game with one mode: names a mode in test ids."""
+    return f"{key} {hidden.label}" if hidden.label else key
 
 
 @dataclass
@@ -140,6 +164,12 @@ def check_prompt(seen: dict, viewer, n_seats: int) -> None:
 
 
 def check_views(engine, state: dict, n_seats: int, secret_ids: Callable | None) -> None:
+    if hasattr(engine, "views"):  # the optional batch (the platform's views after a change): the same views
+        every = viewers(n_seats)
+        together = engine.views(state, every)
+        assert list(together) == every, f"views() answered for {list(together)!r}, not {every!r}"
+        for viewer in every:
+            assert together[viewer] == engine.view(state, viewer), f"views() and view({viewer!r}) differ"
     for viewer in viewers(n_seats):
         seen = engine.view(state, viewer)
         assert set(seen) == {"public", "private", "prompt"}, f"view({viewer!r}) keys are {sorted(seen)}"

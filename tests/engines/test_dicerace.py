@@ -13,6 +13,7 @@ import pytest
 
 from app.engines.contract import GameSpec, IllegalAction, Rng, entry_visible, strip_label
 from testgames import dicerace
+from testgames.dicerace.hidden import MARK, hidden_from
 
 NAMES = ["Ana", "Ben", "Cara", "Dev"]
 FAC, BOARD, SYSTEM = "facilitator", "board", "system"
@@ -103,7 +104,7 @@ def test_the_spec_says_everything_the_platform_needs():
     assert seating.solo_computers == 1 and seating.solo_label == "Solo against the computer"
     assert game.order_free == frozenset({"move", "vote"})
     assert game.data_versions == {} and game.ui.phone is None and game.ui.board is None
-    assert [r["id"] for r in game.rulings] == ["dicerace.tie_vote_is_steady"]
+    assert [r["id"] for r in game.rulings] == ["dicerace.tie_vote_is_steady", "dicerace.lesson_clock"]
     assert all(r["kind"] == "provisional" and r["title"] and r["text"] for r in game.rulings)
     assert 2 <= len(game.discussion) <= 3 and "vote_closed" in game.key_moments
     assert json.loads(json.dumps(game.to_json()))["options"][0]["default"] == 20
@@ -529,33 +530,6 @@ def replay(options: dict, seats: list[str], seed, history: list[tuple]) -> dict:
     for actor, action in history:
         state, _ = dicerace.finish(state) if actor == "finish" else dicerace.apply(state, actor, action)
     return state
-
-
-MARK = 987_650  # far outside the game's numbers, so a leak is easy to spot
-
-
-def hidden_from(state: dict, seat, rng_value: int | None = None, rng: random.Random | None = None) -> dict:
-    """The same state as `seat` sees it, with everything it cannot see changed:
-    other seats' lucky numbers (marked, or permuted and redrawn when `rng` is
-    given), other seats' secret votes, and the generator's state."""
-    other = clone_json(state)
-    n = len(other["names"])
-    others = [p for p in range(n) if p != seat]
-    if rng is None:
-        for p in others:
-            other["lucky"][p] = MARK + p
-            other["last_roll"][p] = MARK + 10 + p
-    else:
-        values = [other["lucky"][p] for p in others]
-        rng.shuffle(values)
-        for p, v in zip(others, values):
-            other["lucky"][p] = v if rng.random() < 0.5 else rng.randint(1, 5)
-            other["last_roll"][p] = rng.randint(1, 6)
-    for p in others:
-        if other["votes"][p] is not None:
-            other["votes"][p] = "steady" if other["votes"][p] == "sprint" else "sprint"
-    other["rng"] = rng_value if rng_value is not None else (rng.getrandbits(64) if rng else MARK * 1_000_003)
-    return other
 
 
 def clone_json(obj):

@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..datafile import read_json, text_problem
+from ..text import N_
 
 DATA = Path(__file__).with_name("data")
 CARDS_PATH = DATA / "cards.json"
@@ -37,7 +38,7 @@ ENVIRONMENTS_PATH = DATA / "environments.json"
 # ---------------------------------------------------------------- vocabulary
 
 RISKS = ("toxic", "erosion", "nutrient")
-RISK_LABEL = {"toxic": "Toxic", "erosion": "Erosion", "nutrient": "Nutrient"}
+RISK_LABEL = {"toxic": N_("Toxic"), "erosion": N_("Erosion"), "nutrient": N_("Nutrient")}
 
 TYPES = ("bmp", "preventative", "permanent_chaos", "mentor", "defender", "tool", "degrader", "chaos")
 TYPE_COUNTS = {

@@ -21,27 +21,33 @@ The functions of the engine contract (app/engines/contract.py):
     actions(state, viewer) -> [labelled action, ...]
     apply(state, actor, action) -> (state, log)
     view(state, viewer) -> {"public", "private", "prompt"}
-    bot(view, actions, rng) -> action | None
+    bot(view, actions, rng) -> action | None     (computer.py)
     result(state) -> None | {winners, ranking, scores, reason}
-    finish(state) -> (state, log)
+    finish(state, cause) -> (state, log)
 """
 from __future__ import annotations
 
 from itertools import product
 
-from ..contract import (IllegalAction, Option, Rng, clone, is_seat, join_names, label, log, prompt, resolve_options,
-                        strip_label)
+from ..contract import (IllegalAction, Option, Rng, clone, finish_cause, is_seat, join_names, label, log, prompt,
+                        resolve_options, strip_label)
+from ..text import N_, NP_
 from . import content
+from .cards import RISK_LABEL
+from .computer import bot  # noqa: F401  (the contract's bot: computer.py)
 from .content import BASE_LIMITS, PERMANENT, RISKS, SECTION_OF
 from .rulings import rule
 
 KEY = "storm_war"
 TITLE = "Storm War"
-VERSION = "storm-war-1"
+VERSION = "storm-war-2"
+# storm-war-2: a winning cleanup ends the game at once (no reward, no cleanup) and the
+# claimed Environment leaves the table; storm-war-1 drew the reward, discarded the
+# winning Jobsite and kept showing the claimed Environment as the active one.
 MIN_SEATS = 2
 MAX_SEATS = 4
-BLURB = ("Build a Jobsite of stormwater practices, mentors and tools, then clean up polluted places: "
-         "your defense must beat the Environment's Toxic, Erosion or Nutrient risk.")
+BLURB = N_("Build a Jobsite of stormwater practices, mentors and tools, then clean up polluted places: "
+           "your defense must beat the Environment's Toxic, Erosion or Nutrient risk.")
 
 FACILITATOR = "facilitator"
 BOARD = "board"
@@ -52,12 +58,13 @@ REWARD = {"lowest": 2, "middle": 3, "highest": 4, "tied": 3}
 LEVELS = ("easy", "standard")
 
 OPTIONS = [
-    Option("goal", "Environments to win", 3, (3, 5), help="The first trainee to clean up this many wins."),
-    Option("demo", "Guided demo", False, (False, True),
-           help="One trainee against the practice rival, led step by step through one cleanup."),
-    Option("computer_level", "Computer players", "standard", LEVELS,
-           help="easy: never plays Chaos cards against a challenge and challenges only with a lead of 2; "
-                "standard: spoils challenges it can and challenges as soon as it can win."),
+    Option("goal", N_("Environments to win"), 3, (3, 5), help=N_("The first trainee to clean up this many wins.")),
+    Option("demo", N_("Guided demo"), False, (False, True),
+           help=N_("One trainee against the practice rival, led step by step through one cleanup.")),
+    Option("computer_level", N_("Computer players"), "standard", LEVELS,
+           help=N_("easy: never plays Chaos cards against a challenge and challenges only with a lead of 2; "
+                   "standard: challenges as soon as its Jobsite and hand can win, spoils rivals' challenges, "
+                   "shields thin ones with Hero Block and slows down the leader.")),
 ]
 PRESETS = {"short": {"goal": 3}, "long": {"goal": 5}, "demo": {"demo": True}}
 
@@ -122,7 +129,7 @@ def _seats(s: dict) -> range:
 
 def _jobsite_ids(s: dict, seat: int) -> list[str]:
     j = s["jobsites"][seat]
-    return j["bmp"] + j["chaos"] + j["mentor"] + [t["id"] for t in j["tools"]]
+    return j["bmp"] + j["chaos"] + j["mentor"] + [slot["id"] for slot in j["tools"]]
 
 
 def _effects(s: dict, cid: str) -> list[dict]:
@@ -154,9 +161,9 @@ def _tool_places(s: dict, seat: int) -> list[str]:
     if len(j["tools"]) >= limit:
         return []
     places = []
-    if sum(1 for t in j["tools"] if t["on"] == "self") < limit - 1:
+    if sum(1 for slot in j["tools"] if slot["on"] == "self") < limit - 1:
         places.append("self")
-    held = {t["on"] for t in j["tools"]}
+    held = {slot["on"] for slot in j["tools"]}
     places += [m for m in j["mentor"] if m not in held]
     return places
 
@@ -168,8 +175,8 @@ def new(options: dict, seats: list[str], seed) -> dict:
     resolved = resolve_options(OPTIONS, options)
     demo = resolved["demo"]
     if not isinstance(seats, list) or not MIN_SEATS <= len(seats) <= MAX_SEATS or (demo and len(seats) != 2):
-        _fail("illegal", "The guided demo is one trainee and the practice rival." if demo
-              else f"Storm War needs {MIN_SEATS} to {MAX_SEATS} trainees.")
+        _fail("illegal", N_("The guided demo is one trainee and the practice rival.") if demo
+              else N_("Storm War needs {low} to {high} trainees.").format(low=MIN_SEATS, high=MAX_SEATS))
     rng = Rng.from_seed(seed)
     n = len(seats)
     s = {
@@ -248,8 +255,7 @@ def actions(state: dict, viewer) -> list[dict]:
 def _choice_actions(s: dict, seat: int) -> list[dict]:
     c = s["choices"][0]
     ids = _choice_pool(s, c)
-    verb = {"hand": "Discard", "bmp": "Discard", "excess": "Discard"}[c["kind"]]
-    return [label({"type": "choose", "card": cid}, f"{verb} {_cname(s, cid)}") for cid in ids]
+    return [label({"type": "choose", "card": cid}, N_("Discard {card}").format(card=_cname(s, cid))) for cid in ids]
 
 
 def _choice_pool(s: dict, c: dict) -> list[str]:
@@ -259,7 +265,7 @@ def _choice_pool(s: dict, c: dict) -> list[str]:
     if c["kind"] == "bmp":
         return list(j["bmp"])
     section = c["section"]
-    return [t["id"] for t in j["tools"]] if section == "tools" else list(j[section])
+    return [slot["id"] for slot in j["tools"]] if section == "tools" else list(j[section])
 
 
 def _manage_actions(s: dict, seat: int) -> list[dict]:
@@ -274,34 +280,40 @@ def _manage_actions(s: dict, seat: int) -> list[dict]:
             section = SECTION_OF[kind]
             if section == "tools":
                 for place in _tool_places(s, seat):
-                    where = "yourself" if place == "self" else _cname(s, place)
-                    listed.append(label({"type": "equip", "card": cid, "on": place},
-                                        f"Equip {c['name']} on {where}"))
+                    text = (N_("Equip {card} on yourself").format(card=c["name"]) if place == "self"
+                            else N_("Equip {card} on {mentor}").format(card=c["name"], mentor=_cname(s, place)))
+                    listed.append(label({"type": "equip", "card": cid, "on": place}, text))
             elif _count(s, seat, section) < limits[section]:
-                listed.append(label({"type": "apply", "card": cid}, f"Apply {c['name']} to your Jobsite"))
+                listed.append(label({"type": "apply", "card": cid},
+                                    N_("Apply {card} to your Jobsite").format(card=c["name"])))
         elif kind == "degrader" and not m["degrader"] and s["degrader"] is None:
             listed.append(label({"type": "degrader", "card": cid},
-                                f"Place {c['name']} on {content.ENVIRONMENTS[s['env']]['name']}"))
+                                N_("Place {card} on {environment}").format(
+                                    card=c["name"], environment=content.ENVIRONMENTS[s["env"]]["name"])))
         elif any(e["op"] == "block" for e in c.get("effects", [])) and not s["shield"][seat]:
-            listed.append(label({"type": "shield", "card": cid}, f"Play {c['name']} to shield this turn"))
+            listed.append(label({"type": "shield", "card": cid},
+                                N_("Play {card} to shield this turn").format(card=c["name"])))
     if not m["upgrade_or_sue"]:
         for section in ("bmp", "chaos", "mentor", "tools"):
-            on_site = [t["id"] for t in j["tools"]] if section == "tools" else j[section]
+            on_site = [slot["id"] for slot in j["tools"]] if section == "tools" else j[section]
             if not on_site or len(on_site) < limits[section]:
                 continue                      # only a full section may be upgraded
             for out in on_site:
                 for cid in s["hands"][seat]:
                     if SECTION_OF.get(_card(s, cid)["type"]) == section:
                         listed.append(label({"type": "upgrade", "out": out, "card": cid},
-                                            f"Upgrade: swap {_cname(s, out)} for {_cname(s, cid)}"))
+                                            N_("Upgrade: swap {out} for {card}").format(
+                                                out=_cname(s, out), card=_cname(s, cid))))
         for cid in s["captured"][seat]:
-            listed.append(label({"type": "sue", "card": cid}, f"Sue over {_cname(s, cid)}: discard it, draw 2"))
+            listed.append(label({"type": "sue", "card": cid}, N_("Sue over {card}: discard it, draw 2").format(
+                card=_cname(s, cid))))
     env = content.ENVIRONMENTS[s["env"]]
     for risk in RISKS:
         listed.append(label({"type": "challenge", "risk": risk},
-                            f"Challenge {env['name']}'s {risk.capitalize()} risk ({_effective_risk(s, seat, risk)})"
-                            f" with your {risk.capitalize()} defense ({_defense(s, seat, risk)})"))
-    listed.append(label({"type": "skip"}, "Skip the challenge: draw 1 and end your turn"))
+                            N_("Challenge {environment}'s {risk} risk ({value}) with your {risk} defense ({defense})")
+                            .format(environment=env["name"], risk=RISK_LABEL[risk],
+                                    value=_effective_risk(s, seat, risk), defense=_defense(s, seat, risk))))
+    listed.append(label({"type": "skip"}, N_("Skip the challenge: draw 1 and end your turn")))
     return listed
 
 
@@ -314,8 +326,9 @@ def _respond_actions(s: dict, seat: int) -> list[dict]:
     if seat != ch["seat"] and str(seat) not in ch["donations"]:
         for cid in s["jobsites"][seat]["bmp"]:
             listed.append(label({"type": "donate", "card": cid},
-                                f"Donate {_cname(s, cid)} to {_name(s, ch['seat'])} and draw 2"))
-    listed.append(label({"type": "pass"}, "Pass"))
+                                N_("Donate {card} to {name} and draw 2").format(
+                                    card=_cname(s, cid), name=_name(s, ch["seat"]))))
+    listed.append(label({"type": "pass"}, N_("Pass")))
     return listed
 
 
@@ -351,22 +364,57 @@ def _pick_axes(s: dict, c: dict, target: int) -> list[dict] | None:
     j = s["jobsites"][target]
     for e in c["effects"]:
         if e["op"] == "remove":
-            pool = [t["id"] for t in j["tools"]] if e["section"] == "tools" else j[e["section"]]
+            pool = [slot["id"] for slot in j["tools"]] if e["section"] == "tools" else j[e["section"]]
             if not pool:
                 return None
             options = [dict(o, pick=cid) for o in options for cid in pool]
         elif e["op"] == "overbudget":
-            tools = [t["id"] for t in j["tools"]] or [None]
+            tools = [slot["id"] for slot in j["tools"]] or [None]
             mentors = list(j["mentor"]) or [None]
-            pairs = [(t, m) for t in tools for m in mentors if t or m]
+            pairs = [(slot, m) for slot in tools for m in mentors if slot or m]
             if not pairs:
                 return None
-            options = [dict(o, tool=t, mentor=m) for o in options for t, m in pairs]
+            options = [dict(o, tool=slot, mentor=m) for o in options for slot, m in pairs]
     return options
 
 
+# One template for each way a one-time Chaos card is played (the details it asks for):
+# (target, risk, jobsite, pick, how many of tool/mentor are discarded).
+PLAY_LABELS = {
+    (False, False, False, False, 0): N_("Play {card}"),
+    (True, False, False, False, 0): N_("Play {card} on {name}"),
+    (False, True, False, False, 0): N_("Play {card} ({risk})"),
+    (True, True, False, False, 0): N_("Play {card} on {name} ({risk})"),
+    (False, False, True, False, 0): N_("Play {card} choosing {jobsite}'s Jobsite"),
+    (False, False, False, True, 0): N_("Play {card} to remove {pick}"),
+    (True, False, False, True, 0): N_("Play {card} on {name} to remove {pick}"),
+    (False, False, False, False, 1): N_("Play {card} discarding {one}"),
+    (True, False, False, False, 1): N_("Play {card} on {name} discarding {one}"),
+    (False, False, False, False, 2): N_("Play {card} discarding {tool} and {mentor}"),
+    (True, False, False, False, 2): N_("Play {card} on {name} discarding {tool} and {mentor}"),
+}
+
+
 def _play_label(s: dict, c: dict, action: dict) -> str:
-    parts = [f"Play {c['name']}"]
+    picked = [_cname(s, x) for x in (action.get("tool"), action.get("mentor")) if x]
+    shape = ("target" in action, "risk" in action, "jobsite" in action, bool(action.get("pick")), len(picked))
+    if shape in PLAY_LABELS:
+        fields = {"card": c["name"]}
+        if "target" in action:
+            fields["name"] = _name(s, action["target"])
+        if "risk" in action:
+            fields["risk"] = RISK_LABEL[action["risk"]]
+        if "jobsite" in action:
+            fields["jobsite"] = _name(s, action["jobsite"])
+        if action.get("pick"):
+            fields["pick"] = _cname(s, action["pick"])
+        if len(picked) == 1:
+            fields["one"] = picked[0]
+        elif len(picked) == 2:
+            fields["tool"], fields["mentor"] = picked
+        return PLAY_LABELS[shape].format(**fields)
+    # A combination no card of the deck asks for (PLAY_LABELS holds every one that does).
+    parts = [N_("Play {card}").format(card=c["name"])]
     if "target" in action:
         parts.append(f"on {_name(s, action['target'])}")
     if "risk" in action:
@@ -440,26 +488,27 @@ def _reward(env: dict, risk: str) -> tuple[int, str]:
 
 def _check_payload(action) -> tuple[str, dict]:
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        _fail("illegal", "That is not a move in Storm War.")
+        _fail("illegal", N_("That is not a move in Storm War."))
     action = strip_label(action)
     kind = action["type"]
     if kind == "play":
         if not {"type", "card"} <= set(action) <= PLAY_FIELDS:
-            _fail("illegal", "That move has the wrong details.")
+            _fail("illegal", N_("That move has the wrong details."))
     elif kind not in FIELDS or set(action) != FIELDS[kind]:
-        _fail("illegal", "That is not a move in Storm War." if kind not in FIELDS else "That move has the wrong details.")
+        _fail("illegal", N_("That is not a move in Storm War.") if kind not in FIELDS
+              else N_("That move has the wrong details."))
     return kind, action
 
 
 def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     if actor == BOARD:
-        _fail("forbidden", "The board only shows the game; it cannot make moves.")
+        _fail("forbidden", N_("The board only shows the game; it cannot make moves."))
     if actor == FACILITATOR:
-        _fail("forbidden", "The teacher cannot play for a trainee.")
+        _fail("forbidden", N_("The teacher cannot play for a trainee."))
     if not _is_seat(state, actor):
-        _fail("forbidden", "That trainee is not at this table.")
+        _fail("forbidden", N_("That trainee is not at this table."))
     if state["status"] != "playing":
-        _fail("game_over", "The game is over.")
+        _fail("game_over", N_("The game is over."))
     kind, action = _check_payload(action)
     offered = [strip_label(a) for a in actions(state, actor)]
     if action not in offered:
@@ -485,20 +534,20 @@ def _refuse(s: dict, seat: int, kind: str, action: dict):
     waiting = _waiting(s)
     if seat not in waiting:
         names = join_names([_name(s, w) for w in waiting])
-        _fail("not_your_turn", f"The game is waiting for {names}.")
+        _fail("not_your_turn", N_("The game is waiting for {names}.").format(names=names))
     if s["choices"]:
-        _fail("illegal", "First finish the choice the game asked you for.")
+        _fail("illegal", N_("First finish the choice the game asked you for."))
     if s["demo_step"] is not None and seat == 0:
-        _fail("illegal", "In the demo, follow the step on your screen: " + _demo_text(s))
+        _fail("illegal", N_("In the demo, follow the step on your screen: {step}").format(step=_demo_text(s)))
     if kind in ("play", "donate", "pass") and s["phase"] != "respond":
-        _fail("illegal", "That is only possible while a challenge is open.")
+        _fail("illegal", N_("That is only possible while a challenge is open."))
     if kind in ("apply", "equip", "degrader", "upgrade", "sue", "shield", "challenge", "skip") \
             and s["phase"] != "manage":
-        _fail("illegal", "That is only possible in your Management step.")
+        _fail("illegal", N_("That is only possible in your Management step."))
     card = action.get("card")
     if isinstance(card, str) and card not in s["faces"]:
-        _fail("stale", "That card is no longer there.")
-    _fail("illegal", "That move is not possible now.")
+        _fail("stale", N_("That card is no longer there."))
+    _fail("illegal", N_("That move is not possible now."))
 
 
 # ---- Management -----------------------------------------------------------------
@@ -509,7 +558,8 @@ def _apply_card(s: dict, seat: int, action: dict, out: list) -> None:
     s["hands"][seat].remove(cid)
     section = SECTION_OF[c["type"]]
     s["jobsites"][seat][section].append(cid)
-    out.append(log("apply", f"{_name(s, seat)} applied {c['name']}.", seat=seat, card=_key(s, cid)))
+    out.append(log("apply", N_("{name} applied {card}.").format(name=_name(s, seat), card=c["name"]), seat=seat,
+                   card=_key(s, cid)))
     if c["type"] in ("preventative", "defender"):
         out.append(rule("storm_war.shared_slots", seat=seat, card=_key(s, cid), section=section))
     if c["type"] in ("mentor", "defender") and len(s["jobsites"][seat]["mentor"]) > BASE_LIMITS["mentor"]:
@@ -520,9 +570,11 @@ def _equip(s: dict, seat: int, action: dict, out: list) -> None:
     cid = action["card"]
     s["hands"][seat].remove(cid)
     s["jobsites"][seat]["tools"].append({"id": cid, "on": action["on"]})
-    where = "themselves" if action["on"] == "self" else _cname(s, action["on"])
-    out.append(log("equip", f"{_name(s, seat)} equipped {_cname(s, cid)} on {where}.", seat=seat,
-                   card=_key(s, cid)))
+    text = (N_("{name} equipped {card} on themselves.").format(name=_name(s, seat), card=_cname(s, cid))
+            if action["on"] == "self" else
+            N_("{name} equipped {card} on {mentor}.").format(name=_name(s, seat), card=_cname(s, cid),
+                                                           mentor=_cname(s, action["on"])))
+    out.append(log("equip", text, seat=seat, card=_key(s, cid)))
 
 
 def _place_degrader(s: dict, seat: int, action: dict, out: list) -> None:
@@ -531,7 +583,8 @@ def _place_degrader(s: dict, seat: int, action: dict, out: list) -> None:
     s["degrader"] = {"id": cid, "by": seat}
     s["managed"]["degrader"] = True
     env = content.ENVIRONMENTS[s["env"]]["name"]
-    out.append(log("degrader", f"{_name(s, seat)} placed {_cname(s, cid)} on {env}.", seat=seat, card=_key(s, cid)))
+    out.append(log("degrader", N_("{name} placed {card} on {environment}.").format(
+        name=_name(s, seat), card=_cname(s, cid), environment=env), seat=seat, card=_key(s, cid)))
     out.append(rule("storm_war.degrader_on_environment", seat=seat, card=_key(s, cid)))
 
 
@@ -542,7 +595,7 @@ def _upgrade(s: dict, seat: int, action: dict, out: list) -> None:
     s["hands"][seat].remove(cid)
     section = SECTION_OF[old["type"]]
     if section == "tools":
-        slot = next(t for t in j["tools"] if t["id"] == out_id)
+        slot = next(slot for slot in j["tools"] if slot["id"] == out_id)
         slot["id"] = cid
     else:
         j[section][j[section].index(out_id)] = cid
@@ -551,7 +604,8 @@ def _upgrade(s: dict, seat: int, action: dict, out: list) -> None:
     if section == "mentor":
         _release_tool(s, seat, out_id, out)
     s["hands"][seat].append(_hide(s, out_id))
-    out.append(log("upgrade", f"{_name(s, seat)} upgraded: {old['name']} back to hand, {new_card['name']} in.",
+    out.append(log("upgrade", N_("{name} upgraded: {out} back to hand, {card} in.").format(
+        name=_name(s, seat), out=old["name"], card=new_card["name"]),
                    seat=seat, out=old["name"], card=new_card["name"]))
     if old["type"] != new_card["type"]:
         out.append(rule("storm_war.upgrade_same_section", seat=seat, out=old["type"], card=new_card["type"]))
@@ -561,11 +615,12 @@ def _upgrade(s: dict, seat: int, action: dict, out: list) -> None:
 def _release_tool(s: dict, seat: int, mentor_id: str, out: list) -> None:
     """A Mentor left the Jobsite: the Tool it carried goes back to the owner's hand."""
     j = s["jobsites"][seat]
-    for t in [t for t in j["tools"] if t["on"] == mentor_id]:
-        j["tools"].remove(t)
-        name = _cname(s, t["id"])
-        s["hands"][seat].append(_hide(s, t["id"]))
-        out.append(log("tool_back", f"{name} went back to {_name(s, seat)}'s hand with its Mentor gone.",
+    for slot in [slot for slot in j["tools"] if slot["on"] == mentor_id]:
+        j["tools"].remove(slot)
+        name = _cname(s, slot["id"])
+        s["hands"][seat].append(_hide(s, slot["id"]))
+        out.append(log("tool_back", N_("{card} went back to {name}'s hand with its Mentor gone.").format(
+            card=name, name=_name(s, seat)),
                        seat=seat))
         out.append(rule("storm_war.mentor_tool_returns", seat=seat))
 
@@ -575,7 +630,8 @@ def _sue(s: dict, seat: int, action: dict, out: list) -> None:
     s["captured"][seat].remove(cid)
     s["discard"].append(cid)
     s["managed"]["upgrade_or_sue"] = True
-    out.append(log("sue", f"{_name(s, seat)} sued over {_cname(s, cid)} and draws 2.", seat=seat, card=_key(s, cid)))
+    out.append(log("sue", N_("{name} sued over {card} and draws 2.").format(name=_name(s, seat), card=_cname(s, cid)),
+                   seat=seat, card=_key(s, cid)))
     _draw(s, seat, SUE_DRAW, out)
 
 
@@ -584,13 +640,14 @@ def _shield(s: dict, seat: int, action: dict, out: list) -> None:
     s["hands"][seat].remove(cid)
     s["discard"].append(cid)
     s["shield"][seat] = True
-    out.append(log("shield", f"{_name(s, seat)} played {_cname(s, cid)}: the first hostile Chaos card against "
-                             "them this turn is cancelled.", seat=seat))
+    out.append(log("shield", N_("{name} played {card}: the first hostile Chaos card against them this turn is "
+                                "cancelled.").format(name=_name(s, seat), card=_cname(s, cid)),
+                   seat=seat, card=_key(s, cid)))
     out.append(rule("storm_war.hero_block_management", seat=seat))
 
 
 def _skip(s: dict, seat: int, action: dict, out: list) -> None:
-    out.append(log("skip", f"{_name(s, seat)} skipped the challenge.", seat=seat))
+    out.append(log("skip", N_("{name} skipped the challenge.").format(name=_name(s, seat)), seat=seat))
     _draw(s, seat, 1, out)
     _end_turn(s, out)
 
@@ -601,9 +658,10 @@ def _challenge(s: dict, seat: int, action: dict, out: list) -> None:
     s["phase"] = "respond"
     s["challenge"] = {"seat": seat, "risk": risk, "stack": [], "donations": {}, "passes": [], "bonus": 0,
                       "risk_bonus": 0}
-    out.append(log("challenge", f"{_name(s, seat)} challenges {env['name']}'s {risk.capitalize()} risk "
-                                f"({_effective_risk(s, seat, risk)}) with {risk.capitalize()} defense "
-                                f"{_defense(s, seat, risk)}.", seat=seat, risk=risk))
+    out.append(log("challenge", N_("{name} challenges {environment}'s {risk} risk ({value}) with {risk} defense "
+                                   "{defense}.").format(name=_name(s, seat), environment=env["name"],
+                                                        risk=RISK_LABEL[risk], value=_effective_risk(s, seat, risk),
+                                                        defense=_defense(s, seat, risk)), seat=seat, risk=risk))
     d = s["degrader"]
     if d is not None and d["by"] == seat and _card(s, d["id"]).get("risk", {}).get(risk):
         out.append(rule("storm_war.placer_ignores_degrader", seat=seat, card=_key(s, d["id"])))
@@ -642,20 +700,24 @@ def _play(s: dict, seat: int, action: dict, out: list) -> None:
     entry = {"seat": seat, "card": cid, "key": _key(s, cid), "choices": {k: v for k, v in action.items()
                                                                        if k not in ("type", "card")},
              "cancelled": False}
-    out.append(log("play", f"{_name(s, seat)} played {c['name']}.", seat=seat, card=_key(s, cid),
+    out.append(log("play", N_("{name} played {card}.").format(name=_name(s, seat), card=c["name"]), seat=seat,
+                   card=_key(s, cid),
                    choices=entry["choices"]))
     if any(e["op"] == "block" for e in c["effects"]):
         live = [x for x in ch["stack"] if not x["cancelled"] and not any(
             e["op"] == "block" for e in content.card(x["key"])["effects"])]
         if live:
             live[-1]["cancelled"] = True
-            out.append(log("blocked", f"{c['name']} cancels {content.card(live[-1]['key'])['name']}.", seat=seat))
+            out.append(log("blocked", N_("{card} cancels {other}.").format(
+                card=c["name"], other=content.card(live[-1]["key"])["name"]), seat=seat))
         out.append(rule("storm_war.hero_block_cancels_last", seat=seat))
     victim = _hostile_to(s, seat, c, action)
     if victim is not None and victim != seat and s["shield"][victim]:
         s["shield"][victim] = False
         entry["cancelled"] = True
-        out.append(log("shielded", f"{_name(s, victim)}'s Hero Block cancels {c['name']}.", seat=victim))
+        out.append(log("shielded", N_("{name}'s Hero Block cancels {card}.").format(name=_name(s, victim),
+                                                                                  card=c["name"]),
+                       seat=victim))
     if "target" not in action and any(e["op"] == "defense" and e["target"] == "self" for e in c["effects"]) \
             and seat != ch["seat"]:
         out.append(rule("storm_war.your_jobsite_is_the_player", seat=seat, card=_key(s, cid)))
@@ -670,7 +732,8 @@ def _donate(s: dict, seat: int, action: dict, out: list) -> None:
     ch = s["challenge"]
     s["jobsites"][seat]["bmp"].remove(cid)
     ch["donations"][str(seat)] = cid
-    out.append(log("donate", f"{_name(s, seat)} donated {_cname(s, cid)} to {_name(s, ch['seat'])} and draws 2.",
+    out.append(log("donate", N_("{name} donated {card} to {challenger} and draws 2.").format(
+        name=_name(s, seat), card=_cname(s, cid), challenger=_name(s, ch["seat"])),
                    seat=seat, card=_key(s, cid)))
     if _card(s, cid)["type"] == "preventative":
         out.append(rule("storm_war.shared_slots", seat=seat, card=_key(s, cid), section="bmp"))
@@ -685,7 +748,7 @@ def _donate(s: dict, seat: int, action: dict, out: list) -> None:
 def _pass(s: dict, seat: int, action: dict, out: list) -> None:
     ch = s["challenge"]
     ch["passes"].append(seat)
-    out.append(log("pass", f"{_name(s, seat)} passed.", seat=seat))
+    out.append(log("pass", N_("{name} passed.").format(name=_name(s, seat)), seat=seat))
     if len(ch["passes"]) == len(s["names"]):
         ch["resolving"] = True
         _resolve_stack(s, out)
@@ -729,18 +792,18 @@ def _effect(s: dict, entry: dict, e: dict, out: list) -> None:
         if s["miss_draw"][target]:
             out.append(rule("storm_war.one_draw_block", seat=target))
         s["miss_draw"][target] = True
-        out.append(log("miss_draw", f"{_name(s, target)} will miss their next draw.", seat=target))
+        out.append(log("miss_draw", N_("{name} will miss their next draw.").format(name=_name(s, target)), seat=target))
     elif op == "skip_turn":
         s["skips"][target] += 1
-        out.append(log("skip_turn", f"{_name(s, target)} will skip a turn.", seat=target))
+        out.append(log("skip_turn", N_("{name} will skip a turn.").format(name=_name(s, target)), seat=target))
         if s["skips"][target] > 1:
             out.append(rule("storm_war.skips_accumulate", seat=target, skips=s["skips"][target]))
     elif op == "overbudget":
         j = s["jobsites"][target]
         gone = []
         tool = choices.get("tool")
-        if tool and any(t["id"] == tool for t in j["tools"]):
-            j["tools"] = [t for t in j["tools"] if t["id"] != tool]
+        if tool and any(slot["id"] == tool for slot in j["tools"]):
+            j["tools"] = [slot for slot in j["tools"] if slot["id"] != tool]
             s["discard"].append(tool)
             gone.append(_cname(s, tool))
         mentor = choices.get("mentor")
@@ -749,30 +812,50 @@ def _effect(s: dict, entry: dict, e: dict, out: list) -> None:
             s["discard"].append(mentor)
             gone.append(_cname(s, mentor))
             _release_tool(s, target, mentor, out)
-        out.append(log("overbudget", f"Over budget: {_name(s, target)} discards {' and '.join(gone) or 'nothing'}.",
-                       seat=target))
+        if len(gone) == 2:
+            text = N_("Over budget: {name} discards {tool} and {mentor}.").format(
+                name=_name(s, target), tool=gone[0], mentor=gone[1])
+        elif gone:
+            text = N_("Over budget: {name} discards {card}.").format(name=_name(s, target), card=gone[0])
+        else:
+            text = N_("Over budget: {name} discards nothing.").format(name=_name(s, target))
+        out.append(log("overbudget", text, seat=target))
         out.append(rule("storm_war.overbudget_tools_first", seat=target))
         _check_excess(s, target, out)
     elif op == "remove":
         pick = choices.get("pick")
         j = s["jobsites"][target]
         section = e["section"]
-        on_site = [t["id"] for t in j["tools"]] if section == "tools" else j[section]
+        on_site = [slot["id"] for slot in j["tools"]] if section == "tools" else j[section]
         if pick in on_site:
             if section == "tools":
-                j["tools"] = [t for t in j["tools"] if t["id"] != pick]
+                j["tools"] = [slot for slot in j["tools"] if slot["id"] != pick]
             else:
                 j[section].remove(pick)
             s["discard"].append(pick)
-            out.append(log("remove", f"{_cname(s, pick)} was removed from {_name(s, target)}'s Jobsite.", seat=target))
+            out.append(log("remove", N_("{card} was removed from {name}'s Jobsite.").format(
+                card=_cname(s, pick), name=_name(s, target)), seat=target))
             _check_excess(s, target, out)
     elif op == "perfect":
         owner = choices["jobsite"]
         best = max((_card(s, c)["defense"].get(ch["risk"], 0) for c in s["jobsites"][owner]["bmp"]), default=0)
         ch["bonus"] += best
-        out.append(log("perfect", f"Perfect Treatment adds {best} from {_name(s, owner)}'s best BMP.", seat=seat))
+        out.append(log("perfect", N_("{card} adds {n} from {name}'s best BMP.").format(
+            card=content.card(entry["key"])["name"], n=best, name=_name(s, owner)), seat=seat))
         if owner != ch["seat"]:
             out.append(rule("storm_war.perfect_any_jobsite", seat=seat, jobsite=owner))
+
+
+CLEANED_REWARD = {
+    "lowest": N_("{name} cleaned up {environment}: {risk} defense {defense} against risk {needed}. "
+                 "{n} cards for the lowest risk."),
+    "middle": N_("{name} cleaned up {environment}: {risk} defense {defense} against risk {needed}. "
+                 "{n} cards for the middle risk."),
+    "highest": N_("{name} cleaned up {environment}: {risk} defense {defense} against risk {needed}. "
+                  "{n} cards for the highest risk."),
+    "tied": N_("{name} cleaned up {environment}: {risk} defense {defense} against risk {needed}. "
+               "{n} cards for the tied risk."),
+}
 
 
 def _resolve_challenge(s: dict, out: list) -> None:
@@ -786,39 +869,47 @@ def _resolve_challenge(s: dict, out: list) -> None:
     if defense < needed:
         for owner, cid in ch["donations"].items():
             s["jobsites"][int(owner)]["bmp"].append(cid)
-        out.append(log("failure", f"{_name(s, seat)} fell short: {risk.capitalize()} defense {defense} against "
-                                  f"risk {needed}. The Jobsite stays; donations go back.", seat=seat,
+        out.append(log("failure", N_("{name} fell short: {risk} defense {defense} against risk {needed}. The Jobsite "
+                                     "stays; donations go back.").format(name=_name(s, seat), risk=RISK_LABEL[risk],
+                                                                         defense=defense, needed=needed), seat=seat,
                        defense=defense, risk=needed))
         _end_turn(s, out)
         return
-    count, rank = _reward(env, risk)
-    if needed != env["risks"][risk]:
-        out.append(rule("storm_war.reward_uses_printed_risk", seat=seat, risk=risk))
     s["claimed"][seat].append(s["env"])
     if s["degrader"] is not None:
         s["captured"][seat].append(s["degrader"]["id"])
         s["degrader"] = None
-    j = s["jobsites"][seat]
-    if j["tools"]:
+    fields = {"name": _name(s, seat), "environment": env["name"], "risk": RISK_LABEL[risk], "defense": defense,
+              "needed": needed}
+    if len(s["claimed"][seat]) >= s["goal"]:
+        # "Reaching the win goal ends the game immediately": no reward, no cleanup; the
+        # claimed Environment leaves the table and the winning Jobsite stays on show.
+        s["env"] = None
+        out.append(log("success", N_("{name} cleaned up {environment}: {risk} defense {defense} against risk "
+                                     "{needed}.").format(**fields), seat=seat, environment=s["claimed"][seat][-1],
+                       defense=defense, risk=needed, reward=0))
+        goal, name = s["goal"], _name(s, seat)
+        _end(s, [seat], NP_("{name} cleaned up {n} Environment", "{name} cleaned up {n} Environments", goal).format(
+            name=name, n=goal), out,
+            NP_("Game over: {name} cleaned up {n} Environment. {name} wins!",
+                "Game over: {name} cleaned up {n} Environments. {name} wins!", goal).format(name=name, n=goal))
+        return
+    count, rank = _reward(env, risk)
+    if needed != env["risks"][risk]:
+        out.append(rule("storm_war.reward_uses_printed_risk", seat=seat, risk=risk))
+    if s["jobsites"][seat]["tools"]:
         out.append(rule("storm_war.cleanup_discards_tools", seat=seat))
     s["discard"] += _jobsite_ids(s, seat) + list(ch["donations"].values())
     ch["donations"] = {}
     s["jobsites"][seat] = {"bmp": [], "chaos": [], "mentor": [], "tools": []}
-    out.append(log("success", f"{_name(s, seat)} cleaned up {env['name']}: {risk.capitalize()} defense {defense} "
-                              f"against risk {needed}. {count} cards for the {rank} risk.", seat=seat,
-                   environment=s["env"], defense=defense, risk=needed, reward=count))
+    out.append(log("success", CLEANED_REWARD[rank].format(n=count, **fields), seat=seat,
+                   environment=s["claimed"][seat][-1], defense=defense, risk=needed, reward=count))
     _draw(s, seat, count, out)
-    if len(s["claimed"][seat]) >= s["goal"]:
-        _end(s, [seat], f"{_name(s, seat)} cleaned up {s['goal']} Environment{'s' if s['goal'] > 1 else ''}", out)
-        return
-    if not s["envs"]:
-        best = max(len(c) for c in s["claimed"])
-        out.append(rule("storm_war.environments_run_out"))
-        _end(s, [p for p in _seats(s) if len(s["claimed"][p]) == best], "every Environment has been cleaned up",
-             out)
-        return
+    # Someone reaches the goal before the Environments can run out (the ruling
+    # storm_war.environments_run_out says why), so a next one is always there.
     s["env"] = s["envs"].pop(0)
-    out.append(log("reveal", f"The next Environment is {content.ENVIRONMENTS[s['env']]['name']}.",
+    out.append(log("reveal", N_("The next Environment is {environment}.").format(
+        environment=content.ENVIRONMENTS[s["env"]]["name"]),
                    environment=s["env"]))
     _end_turn(s, out)
 
@@ -855,13 +946,14 @@ def _choose(s: dict, seat: int, action: dict, out: list) -> None:
     elif c["kind"] == "bmp":
         j["bmp"].remove(cid)
     elif c["section"] == "tools":
-        j["tools"] = [t for t in j["tools"] if t["id"] != cid]
+        j["tools"] = [slot for slot in j["tools"] if slot["id"] != cid]
     else:
         j[c["section"]].remove(cid)
         if c["section"] == "mentor":
             _release_tool(s, seat, cid, out)
     s["discard"].append(cid)
-    out.append(log("discard", f"{_name(s, seat)} discarded {name}.", seat=seat, card=_key(s, cid)))
+    out.append(log("discard", N_("{name} discarded {card}.").format(name=_name(s, seat), card=name), seat=seat,
+                   card=_key(s, cid)))
     if c["kind"] != "hand":
         _check_excess(s, seat, out)
 
@@ -906,10 +998,11 @@ def _draw(s: dict, seat: int, count: int, out: list) -> None:
         cid = s["deck"].pop(0)
         s["hands"][seat].append(cid)
         drawn += 1
-        out.append(log("drew_card", f"You drew {_cname(s, cid)}.", visible_to=[seat], seat=seat, card=_key(s, cid)))
+        out.append(log("drew_card", N_("You drew {card}.").format(card=_cname(s, cid)), visible_to=[seat], seat=seat,
+                       card=_key(s, cid)))
     if drawn:
-        out.append(log("draw", f"{_name(s, seat)} drew {drawn} card{'s' if drawn != 1 else ''}.", seat=seat,
-                       cards=drawn))
+        out.append(log("draw", NP_("{name} drew {n} card.", "{name} drew {n} cards.", drawn).format(
+            name=_name(s, seat), n=drawn), seat=seat, cards=drawn))
 
 
 def _start_turn(s: dict, out: list) -> None:
@@ -920,16 +1013,16 @@ def _start_turn(s: dict, out: list) -> None:
         if s["skips"][seat] <= 0:
             break
         s["skips"][seat] -= 1
-        out.append(log("skipped", f"{_name(s, seat)} skips this turn.", seat=seat))
+        out.append(log("skipped", N_("{name} skips this turn.").format(name=_name(s, seat)), seat=seat))
         s["turn"] = (seat + 1) % n
         s["turn_no"] += 1
     seat = s["turn"]
     if s["miss_draw"][seat]:
         s["miss_draw"][seat] = False
-        out.append(log("missed_draw", f"{_name(s, seat)} misses this draw.", seat=seat))
+        out.append(log("missed_draw", N_("{name} misses this draw.").format(name=_name(s, seat)), seat=seat))
     else:
         _draw(s, seat, 1, out)
-    out.append(log("turn", f"{_name(s, seat)}'s turn.", seat=seat, turn=s["turn_no"]))
+    out.append(log("turn", N_("{name}'s turn.").format(name=_name(s, seat)), seat=seat, turn=s["turn_no"]))
 
 
 def _end_turn(s: dict, out: list) -> None:
@@ -942,7 +1035,8 @@ def _end_turn(s: dict, out: list) -> None:
     _start_turn(s, out)
 
 
-def _end(s: dict, winners: list[int], reason: str, out: list) -> None:
+def _end(s: dict, winners: list[int], reason: str, out: list, over: str) -> None:
+    """`reason`: why the game ended (the result's); `over`: the game-over sentence of the log."""
     if len(winners) > 1:
         out.append(rule("storm_war.tied_environments", winners=winners))
     s["status"] = "over"
@@ -955,17 +1049,53 @@ def _end(s: dict, winners: list[int], reason: str, out: list) -> None:
     ranking = sorted(_seats(s), key=lambda p: (-len(s["claimed"][p]), p))
     s["result"] = {"winners": winners, "ranking": ranking, "scores": [len(c) for c in s["claimed"]],
                    "reason": reason}
-    out.append(log("game_over", f"Game over: {reason}. {join_names([_name(s, w) for w in winners])} "
-                                f"win{'s' if len(winners) == 1 else ''}!", winners=winners))
+    out.append(log("game_over", over, winners=winners))
 
 
-def finish(state: dict) -> tuple[dict, list[dict]]:
-    if state["status"] != "playing":
-        _fail("game_over", "The game is over.")
+def upgrade(state: dict) -> dict:
+    """A snapshot saved by storm-war-1, made playable by this version. A game in
+    progress plays on unchanged (the winning cleanup is still ahead of it); a game
+    that storm-war-1 ended with a win stops showing the claimed Environment."""
+    if state.get("version") == VERSION:
+        return state
+    if state.get("version") != "storm-war-1":
+        raise ValueError(f"cannot continue a Storm War game saved by {state.get('version')!r}")
     s = clone(state)
-    out = [log("end", "The teacher ended the game.")]
+    s["version"] = VERSION
+    if s["status"] == "over" and any(len(c) >= s["goal"] for c in s["claimed"]):
+        s["env"] = None
+    return s
+
+
+def finish(state: dict, cause: str = "teacher") -> tuple[dict, list[dict]]:
+    """The teacher ends the game, the lesson clock ran out, or the platform stopped
+    a game that ran too long (`cause`): the most
+    Environments claimed win (ties share)."""
+    cause = finish_cause(cause)
+    if state["status"] != "playing":
+        _fail("game_over", N_("The game is over."))
+    s = clone(state)
     best = max(len(c) for c in s["claimed"])
-    _end(s, [p for p in _seats(s) if len(s["claimed"][p]) == best], "the teacher ended the game", out)
+    winners = [p for p in _seats(s) if len(s["claimed"][p]) == best]
+    names = join_names([_name(s, w) for w in winners])
+    one = len(winners) == 1
+    if cause == "lesson_clock":
+        out = [log("end", N_("The lesson clock ran out.")),
+               rule("storm_war.lesson_clock", winners=winners, environments=[len(c) for c in s["claimed"]])]
+        over = (N_("Game over: the lesson clock ran out. {names} wins!") if one
+                else N_("Game over: the lesson clock ran out. {names} win!"))
+        _end(s, winners, N_("the lesson clock ran out"), out, over.format(names=names))
+        return s, out
+    if cause == "time_limit":
+        out = [log("end", N_("This game ran too long, so it was stopped."))]
+        over = (N_("Game over: the game ran too long and was stopped. {names} wins!") if one
+                else N_("Game over: the game ran too long and was stopped. {names} win!"))
+        _end(s, winners, N_("the game ran too long and was stopped"), out, over.format(names=names))
+        return s, out
+    out = [log("end", N_("The teacher ended the game."))]
+    over = (N_("Game over: the teacher ended the game. {names} wins!") if one
+            else N_("Game over: the teacher ended the game. {names} win!"))
+    _end(s, winners, N_("the teacher ended the game"), out, over.format(names=names))
     return s, out
 
 
@@ -998,13 +1128,16 @@ def _demo_text(s: dict) -> str:
     step = s["demo_step"]
     names = [content.card(k)["name"] for k in content.DEMO_CARDS]
     if step < 3:
-        return f"Step {step + 1} of {DEMO_STEPS}: apply {names[step]} to your Jobsite."
+        return N_("Step {step} of {steps}: apply {card} to your Jobsite.").format(
+            step=step + 1, steps=DEMO_STEPS, card=names[step])
     if step == 3:
-        return f"Step 4 of {DEMO_STEPS}: equip the Tool {names[3]} on yourself."
+        return N_("Step 4 of {steps}: equip the Tool {card} on yourself.").format(steps=DEMO_STEPS, card=names[3])
     if step == 4:
-        return (f"Step 5 of {DEMO_STEPS}: challenge City's Toxic risk (12) or Nutrient risk (10): your defense is "
-                "12 in both.")
-    return f"Step 6 of {DEMO_STEPS}: pass, and the challenge resolves once the practice rival has passed too."
+        return N_("Step 5 of {steps}: challenge {environment}'s Toxic risk (12) or Nutrient risk (10): your defense "
+                  "is 12 in both.").format(steps=DEMO_STEPS,
+                                           environment=content.ENVIRONMENTS[content.DEMO_ENVIRONMENT]["name"])
+    return N_("Step 6 of {steps}: pass, and the challenge resolves once the practice rival has passed too.").format(
+        steps=DEMO_STEPS)
 
 
 # --------------------------------------------------------------------------
@@ -1017,35 +1150,52 @@ def _jobsite_view(s: dict, seat: int) -> dict:
         return dict(content.public_card(_key(s, cid)), id=cid)
     return {"bmp": [shown(c) for c in j["bmp"]], "chaos": [shown(c) for c in j["chaos"]],
             "mentor": [shown(c) for c in j["mentor"]],
-            "tools": [dict(shown(t["id"]), on=t["on"]) for t in j["tools"]],
+            "tools": [dict(shown(slot["id"]), on=slot["on"]) for slot in j["tools"]],
             "limits": _limits(s, seat),
             "defense": {r: _defense(s, seat, r) for r in RISKS}}
 
 
+# A required discard: from the hand or the BMPs (`why`: the card that asked for it), or
+# the excess of a section after a capacity bonus left.
+CHOOSE_DISCARD = {"hand": N_("Choose a card from your hand to discard ({card})."),
+                  "bmp": N_("Choose a BMP from your Jobsite to discard ({card}).")}
+CHOOSE_EXCESS = {
+    "bmp": N_("Choose a card from your bmp section (over its limit) to discard (capacity)."),
+    "chaos": N_("Choose a card from your chaos section (over its limit) to discard (capacity)."),
+    "mentor": N_("Choose a card from your mentor section (over its limit) to discard (capacity)."),
+    "tools": N_("Choose a card from your tools section (over its limit) to discard (capacity)."),
+}
+
+
 def _prompt_text(s: dict, viewer) -> str:
     if s["status"] != "playing":
-        return "The game is over."
+        return N_("The game is over.")
     mine = _is_seat(s, viewer) and viewer in _waiting(s)
     if s["choices"]:
         c = s["choices"][0]
-        what = {"hand": "a card from your hand", "bmp": "a BMP from your Jobsite",
-                "excess": f"a card from your {c.get('section')} section (over its limit)"}[c["kind"]]
-        return f"Choose {what} to discard ({c['why']})." if mine else \
-            f"{_name(s, c['seat'])} is choosing a card to discard."
+        if not mine:
+            return N_("{name} is choosing a card to discard.").format(name=_name(s, c["seat"]))
+        if c["kind"] == "excess":
+            return CHOOSE_EXCESS[c["section"]]
+        return CHOOSE_DISCARD[c["kind"]].format(card=c["why"])
     if s["demo_step"] is not None and viewer == 0:
         return _demo_text(s)
     turn = _name(s, s["turn"])
     if s["phase"] == "respond":
         ch = s["challenge"]
-        whose = "your" if viewer == ch["seat"] else f"{_name(s, ch['seat'])}'s"
-        what = f"{whose} {ch['risk'].capitalize()} challenge"
+        fields = {"risk": RISK_LABEL[ch["risk"]], "name": _name(s, ch["seat"]),
+                  "names": join_names([_name(s, w) for w in _waiting(s)])}
         if mine:
-            return (f"Respond to {what}: play a Chaos card or pass." if viewer == ch["seat"]
-                    else f"Respond to {what}: play a Chaos card, donate a BMP, or pass.")
-        return f"Respond step of {what}: waiting for {join_names([_name(s, w) for w in _waiting(s)])} to pass."
+            return (N_("Respond to your {risk} challenge: play a Chaos card or pass.").format(**fields)
+                    if viewer == ch["seat"] else
+                    N_("Respond to {name}'s {risk} challenge: play a Chaos card, donate a BMP, or pass.").format(
+                        **fields))
+        if viewer == ch["seat"]:
+            return N_("Respond step of your {risk} challenge: waiting for {names} to pass.").format(**fields)
+        return N_("Respond step of {name}'s {risk} challenge: waiting for {names} to pass.").format(**fields)
     if mine:
-        return "Your turn: manage your Jobsite, then challenge a risk or skip."
-    return f"{turn} is managing their Jobsite."
+        return N_("Your turn: manage your Jobsite, then challenge a risk or skip.")
+    return N_("{name} is managing their Jobsite.").format(name=turn)
 
 
 def view(state: dict, viewer) -> dict:
@@ -1088,98 +1238,3 @@ def view(state: dict, viewer) -> dict:
                    "hand": [dict(content.public_card(_key(s, c)), id=c) for c in s["hands"][viewer]],
                    "returned": list(s["managed"]["returned"]) if viewer == s["turn"] else []}
     return {"public": public, "private": private, "prompt": prompt(_waiting(s), _prompt_text(s, viewer))}
-
-
-# --------------------------------------------------------------------------
-# The computer player: sees only its own view and legal actions
-
-def bot(seen: dict, offered: list[dict], rng) -> dict | None:
-    if not offered:
-        return None
-    public, private = seen["public"], seen["private"]
-    by_type: dict[str, list[dict]] = {}
-    for a in offered:
-        by_type.setdefault(a["type"], []).append(a)
-    hand = {c["id"]: c for c in private.get("hand", [])}
-    if "choose" in by_type:
-        # Give up the card worth least (its total defense; chaos cards count 2).
-        def worth(a):
-            c = hand.get(a["card"]) or _public_card_by_id(public, a["card"]) or {}
-            return (sum(c.get("defense", {}).values()) if "defense" in c else 2, a["card"])
-        return min(by_type["choose"], key=worth)
-    if public["phase"] == "respond" and "pass" in by_type:
-        return _bot_respond(public, by_type, hand, rng, private["seat"])
-    for kind in ("apply", "equip"):
-        if kind in by_type:
-            return max(by_type[kind], key=lambda a: (sum(hand[a["card"]].get("defense", {}).values()), a["card"]))
-    if "sue" in by_type:
-        return by_type["sue"][0]
-    if "degrader" in by_type and not public["demo"]:
-        return by_type["degrader"][0]
-    if "upgrade" in by_type:
-        def gain(a):
-            me = public["players"][public["turn"]]["jobsite"]
-            out = next((c for sec in ("bmp", "chaos", "mentor", "tools") for c in me[sec] if c["id"] == a["out"]), {})
-            return sum(hand[a["card"]].get("defense", {}).values()) - sum(out.get("defense", {}).values())
-        best = max(by_type["upgrade"], key=gain)
-        if gain(best) > 0:
-            return best
-    if "challenge" in by_type:
-        me = public["players"][public["turn"]]["jobsite"]["defense"]
-        placed = public["degrader"] is not None and public["degrader"]["by"] == private["seat"]
-        risks = public["environment"]["risks"] if placed else public["effective_risks"]
-        margin = {a["risk"]: me[a["risk"]] - risks[a["risk"]] for a in by_type["challenge"]}
-        best = max(by_type["challenge"], key=lambda a: (margin[a["risk"]], a["risk"]))
-        # An easy rival waits for a comfortable lead; the standard one challenges as soon as it can win.
-        needed = 2 if public["options"]["computer_level"] == "easy" else 0
-        if margin[best["risk"]] >= needed:
-            return best
-    return (by_type.get("skip") or offered)[0]
-
-
-def _public_card_by_id(public: dict, cid: str) -> dict | None:
-    for p in public["players"]:
-        for sec in ("bmp", "chaos", "mentor", "tools"):
-            for c in p["jobsite"][sec]:
-                if c["id"] == cid:
-                    return c
-    return None
-
-
-def _bot_respond(public: dict, by_type: dict, hand: dict, rng, seen_seat: int) -> dict:
-    ch = public["challenge"]
-    me = seen_seat
-    margin = ch["defense"] - ch["risk_value"]
-    plays = by_type.get("play", [])
-    if ch["seat"] == me:
-        helpful = [a for a in plays if _bot_effect(hand[a["card"]], a, ch, me) > 0]
-        if margin < 0 and helpful:
-            return max(helpful, key=lambda a: _bot_effect(hand[a["card"]], a, ch, me))
-        return by_type["pass"][0]
-    if public["demo"]:
-        return by_type["pass"][0]
-    if public["options"]["computer_level"] == "easy":
-        return by_type["pass"][0]   # an easy rival never attacks a challenge nor games the donations
-    if margin >= 0:
-        hostile = [a for a in plays if _bot_effect(hand[a["card"]], a, ch, me) < 0]
-        if hostile:
-            return min(hostile, key=lambda a: _bot_effect(hand[a["card"]], a, ch, me))
-    else:
-        donations = by_type.get("donate", [])   # a failing challenge hands the BMP back: 2 free cards
-        if donations and margin + max(d.get("defense", {}).get(ch["risk"], 0) for d in
-                                      [_public_card_by_id(public, a["card"]) or {} for a in donations]) < 0:
-            return donations[0]
-    return by_type["pass"][0]
-
-
-def _bot_effect(card: dict, action: dict, ch: dict, me: int) -> int:
-    """Roughly how much a one-time card moves the challenger's margin (+ helps, - hurts)."""
-    total = 0
-    for e in content.card(card["key"]).get("effects", []):   # printed on the card: public knowledge
-        risk = action.get("risk", e.get("risk"))
-        if e["op"] == "defense" and (risk == ch["risk"] or e.get("risk") == "choose"):
-            if e["target"] == "challenger" or me == ch["seat"]:
-                total += e["amount"]
-        elif e["op"] == "risk" and (risk in (ch["risk"], "challenged") or e.get("risk") == "choose"):
-            total -= e["amount"]
-    return total

@@ -6,6 +6,8 @@ computer, connected}], "result": result or None}.
 from __future__ import annotations
 
 from ..contract import join_names
+from ..text import N_, NP_
+from .cards import RISK_LABEL
 
 
 def figures(table: dict) -> dict:
@@ -16,16 +18,19 @@ def figures(table: dict) -> dict:
     leader = max(players, key=lambda p: (len(p["claimed"]), -p["seat"]))
     env = public["environment"]
     progress = {"value": len(leader["claimed"]), "goal": public["goal"],
-                "label": f"{leader['name']} has cleaned up {len(leader['claimed'])} of {public['goal']}",
-                "detail": f"Now: {env['name']}" if env else ""}
+                "label": N_("{name} has cleaned up {n} of {goal}").format(
+                    name=leader["name"], n=len(leader["claimed"]), goal=public["goal"]),
+                "detail": N_("Now: {environment}").format(environment=env["name"]) if env else ""}
     turn = None
     if public["status"] == "playing":
         waiting = [players[s]["name"] for s in public["waiting_for"]]
         ch = public["challenge"]
-        text = (f"{players[ch['seat']]['name']} challenges {ch['risk'].capitalize()}: waiting for "
-                f"{join_names(waiting)} to pass") if ch else f"{join_names(waiting)} is managing"
+        text = (N_("{name} challenges {risk}: waiting for {names} to pass").format(
+            name=players[ch["seat"]]["name"], risk=RISK_LABEL[ch["risk"]], names=join_names(waiting))
+                if ch else N_("{names} is managing").format(names=join_names(waiting)))
         turn = {"seats": list(public["waiting_for"]), "names": waiting, "text": text}
     scores = [{"seat": p["seat"], "score": len(p["claimed"]),
-               "label": f"{len(p['claimed'])} Environment{'s' if len(p['claimed']) != 1 else ''}", "out": False}
+               "label": NP_("{n} Environment", "{n} Environments", len(p["claimed"])).format(n=len(p["claimed"])),
+               "out": False}
               for p in players]
     return {"progress": progress, "turn": turn, "scores": scores, "alerts": []}

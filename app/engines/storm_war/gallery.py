@@ -5,23 +5,27 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from ..text import N_
 from . import cards as _cards
 from . import content
 
 RISK_LABEL = _cards.RISK_LABEL
 TYPE_LABELS = {
-    "bmp": ("BMP", "BMPs", "Best Management Practices: built on a Jobsite, each adds defense against the risks."),
-    "preventative": ("Preventative Action", "Preventative Actions",
-                     "Habits and rules that stop pollution at the source; they take BMP slots."),
-    "permanent_chaos": ("Permanent Chaos", "Permanent Chaos",
-                        "Chaos that stays on a Jobsite (two slots) and keeps helping."),
-    "mentor": ("Mentor", "Mentors", "One Mentor may guide a Jobsite; some carry a Tool."),
-    "defender": ("Defender", "Defenders", "Defenders take the Mentor slot."),
-    "tool": ("Tool", "Tools", "Equipped on the trainee or on a present Mentor (two at most)."),
-    "degrader": ("Degrader", "Degraders",
-                 "Placed on the active Environment, a Degrader raises its risks for everyone but its placer."),
-    "chaos": ("Chaos", "One-time Chaos", "Played once, often in the Respond step, then discarded."),
+    "bmp": (N_("BMP"), N_("BMPs"),
+            N_("Best Management Practices: built on a Jobsite, each adds defense against the risks.")),
+    "preventative": (N_("Preventative Action"), N_("Preventative Actions"),
+                     N_("Habits and rules that stop pollution at the source; they take BMP slots.")),
+    "permanent_chaos": (N_("Permanent Chaos"), N_("Permanent Chaos"),
+                        N_("Chaos that stays on a Jobsite (two slots) and keeps helping.")),
+    "mentor": (N_("Mentor"), N_("Mentors"), N_("One Mentor may guide a Jobsite; some carry a Tool.")),
+    "defender": (N_("Defender"), N_("Defenders"), N_("Defenders take the Mentor slot.")),
+    "tool": (N_("Tool"), N_("Tools"), N_("Equipped on the trainee or on a present Mentor (two at most).")),
+    "degrader": (N_("Degrader"), N_("Degraders"),
+                 N_("Placed on the active Environment, a Degrader raises its risks for everyone but its placer.")),
+    "chaos": (N_("Chaos"), N_("One-time Chaos"), N_("Played once, often in the Respond step, then discarded.")),
 }
+DEFENSE_LABEL = {"toxic": N_("Toxic defense"), "erosion": N_("Erosion defense"), "nutrient": N_("Nutrient defense")}
+RISK_NUMBER_LABEL = {"toxic": N_("Toxic risk"), "erosion": N_("Erosion risk"), "nutrient": N_("Nutrient risk")}
 
 
 def _notes() -> tuple[str, str]:
@@ -32,9 +36,9 @@ def _notes() -> tuple[str, str]:
 
 def _numbers(card: dict) -> dict:
     if "defense" in card:
-        return {f"{RISK_LABEL[r]} defense": card["defense"][r] for r in _cards.RISKS}
+        return {DEFENSE_LABEL[r]: card["defense"][r] for r in _cards.RISKS}
     if "risk" in card:
-        return {f"{RISK_LABEL[r]} risk": f"+{card['risk'][r]}" for r in _cards.RISKS}
+        return {RISK_NUMBER_LABEL[r]: f"+{card['risk'][r]}" for r in _cards.RISKS}
     return {}
 
 
@@ -49,20 +53,21 @@ def gallery() -> dict:
                  for c in (content.CARDS[k] for k in content.CARD_ORDER) if c["type"] == kind]
         sections.append({"key": kind.replace("_", "-"), "title": title, "intro": intro, "items": items})
     sections.append({
-        "key": "environments", "title": "Environments",
-        "intro": "The places trainees clean up: a challenge succeeds when a Jobsite's defense reaches the "
-                 "Environment's risk. " + env_note,
-        "items": [{"name": e["name"], "type": "environment", "type_label": "Environment",
-                   "numbers": {f"{RISK_LABEL[r]} risk": e["risks"][r] for r in _cards.RISKS},
+        "key": "environments", "title": N_("Environments"),
+        "intro": N_("The places trainees clean up: a challenge succeeds when a Jobsite's defense reaches the "
+                    "Environment's risk. {note}").format(note=env_note),
+        "items": [{"name": e["name"], "type": "environment", "type_label": N_("Environment"),
+                   "numbers": {RISK_NUMBER_LABEL[r]: e["risks"][r] for r in _cards.RISKS},
                    "text": e["text"], "science": e["science"]}
                   for e in (content.ENVIRONMENTS[k] for k in content.ENVIRONMENT_ORDER)]})
     sections.append({
-        "key": "references", "title": "Reference-only cards",
-        "intro": "Cards from the original Chaos Card Challenge named in the rule sheet, kept for the record.",
-        "items": [{"name": c["name"], "type": "reference", "type_label": "Reference only", "numbers": {},
-                   "text": c["text"], "science": c["science"], "note": "Never dealt in this game."}
+        "key": "references", "title": N_("Reference-only cards"),
+        "intro": N_("Cards from the original Chaos Card Challenge named in the rule sheet, kept for the record."),
+        "items": [{"name": c["name"], "type": "reference", "type_label": N_("Reference only"), "numbers": {},
+                   "text": c["text"], "science": c["science"], "note": N_("Never dealt in this game.")}
                   for c in content.REFERENCES]})
-    return {"title": "Storm War cards",
-            "intro": f"All {len(content.CARDS)} cards of the deck, the {len(content.ENVIRONMENTS)} Environments "
-                     f"and the {len(content.REFERENCES)} reference-only cards, each with the science behind it.",
+    return {"title": N_("Storm War cards"),
+            "intro": N_("All {cards} cards of the deck, the {environments} Environments and the {references} "
+                        "reference-only cards, each with the science behind it.").format(
+                cards=len(content.CARDS), environments=len(content.ENVIRONMENTS), references=len(content.REFERENCES)),
             "note": card_note, "sections": sections}

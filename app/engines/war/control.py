@@ -1,8 +1,9 @@
 """War's player controls beyond the battle: pausing your own play (`hold`, P or
 Escape), playing on (`resume`) and a fresh deal (`restart`, R twice).
 
-engine.py calls in here from a few hook lines (the state's shape, `actions`,
-`apply`, `view`, `timers`); everything else about the controls lives here.
+engine.py calls the `Controls` variant at the end of this module at a few
+hooks (variant.py: the state's shape, `actions`, `apply`, `view`, `timers`);
+everything else about the controls lives here.
 
 State (keys present only while in use, so a game nobody pauses or restarts is
 exactly the Classic state):
@@ -20,27 +21,21 @@ only that seat's own play (its auto-play goes off; the others wait for it, as
 they would anyway), and a restart is refused.
 
 Values are only ever replaced whole, never changed in place, so the engine's
-field-by-field state copy (`_copy_state`) can share them.
+field-by-field state copy (`copy_state`) can share them.
 """
 from __future__ import annotations
 
-from ..contract import IllegalAction, Rng, label, log, prompt, strip_label
+from ..contract import Rng, label, log, prompt, strip_label
+from .core import fail, is_out, is_seat, name, names
 from .rulings import rule
+from .variant import BattleCore, Variant
+from ..text import N_
 
 # The option key GameSpec.computer_options adds at the start (never on a form:
 # `new` takes it out before the declared options are checked).
 COMPUTERS_OPTION = "computer_seats"
 FIELDS = {"hold": {"type"}, "resume": {"type"}, "restart": {"type"}}
 LOG_KINDS = ("hold", "resume", "restart")
-
-
-def _fail(code: str, message: str):
-    raise IllegalAction(code, message)
-
-
-def _engine():
-    from . import engine   # engine.py imports this module: import it when first used
-    return engine
 
 
 # --------------------------------------------------------------------------
@@ -59,7 +54,7 @@ def take_computers(options: dict | None) -> tuple[dict | None, list[int]]:
     rest = {k: v for k, v in options.items() if k != COMPUTERS_OPTION}
     seats = options[COMPUTERS_OPTION]
     if not isinstance(seats, list) or not all(type(p) is int for p in seats):
-        _fail("bad_request", "The computer seats must be a list of seat numbers.")
+        fail("bad_request", N_("The computer seats must be a list of seat numbers."))
     return rest, sorted(set(seats))
 
 
@@ -76,8 +71,11 @@ def computers(s: dict) -> list[int]:
 
 def alone(s: dict, seat: int) -> bool:
     """Every other seat at the table is a computer."""
+    seats = s.get("computers")
+    if not seats:  # the usual table, all people: asked for every seat's actions and view
+        return False
     others = [p for p in range(len(s["names"])) if p != seat]
-    return bool(others) and all(p in computers(s) for p in others)
+    return bool(others) and all(p in seats for p in others)
 
 
 # --------------------------------------------------------------------------
@@ -112,27 +110,26 @@ def blocked_actions(state: dict, viewer) -> list[dict] | None:
     the seat plays as usual (engine.actions then adds `actions` below)."""
     if "held" not in state and "computers" not in state:
         return None   # the usual case, kept quick: engine.actions runs on every move
-    E = _engine()
-    if not E._is_seat(state, viewer):
+    if not is_seat(state, viewer):
         return None
     if viewer in computers(state) and match_held(state):
         return []
     if holding(state, viewer) is not None:
-        return [label({"type": "resume"}, "Resume the game" if alone(state, viewer) else "Resume your play")] \
+        return [label({"type": "resume"}, N_("Resume the game") if alone(state, viewer) else N_("Resume your play"))] \
             + _restart(state, viewer)
-    if E._is_out(state, viewer):
+    if is_out(state, viewer):
         return _restart(state, viewer)
     return None
 
 
 def actions(state: dict, viewer) -> list[dict]:
     """A seat in play may pause its play, and restart when alone with the computers."""
-    text = "Pause the game" if alone(state, viewer) else "Pause your play"
+    text = N_("Pause the game") if alone(state, viewer) else N_("Pause your play")
     return [label({"type": "hold"}, text)] + _restart(state, viewer)
 
 
 def _restart(state: dict, viewer) -> list[dict]:
-    return [label({"type": "restart"}, "Restart with a fresh deal")] if alone(state, viewer) else []
+    return [label({"type": "restart"}, N_("Restart with a fresh deal"))] if alone(state, viewer) else []
 
 
 def handles(state: dict, seat: int, kind: str) -> bool:
@@ -143,42 +140,40 @@ def handles(state: dict, seat: int, kind: str) -> bool:
     return holding(state, seat) is not None or (seat in computers(state) and match_held(state))
 
 
-def apply(state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+def apply(state: dict, seat: int, action: dict, battle_core: BattleCore) -> tuple[dict, list[dict]]:
     kind = action["type"]
     if kind not in FIELDS:
         if holding(state, seat) is not None:
-            _fail("illegal", "Your play is paused: resume it first (P, or the Resume button).")
-        _fail("not_your_turn", "The game is paused.")
+            fail("illegal", N_("Your play is paused: resume it first (P, or the Resume button)."))
+        fail("not_your_turn", N_("The game is paused."))
     blocked = blocked_actions(state, seat)
     listed = [strip_label(a) for a in (actions(state, seat) if blocked is None else blocked)]
     if action not in listed:
         if kind == "hold":
-            _fail("illegal", "Your play is already paused." if holding(state, seat) is not None
-                  else "You are out of the game.")
+            fail("illegal", N_("Your play is already paused.") if holding(state, seat) is not None
+                  else N_("You are out of the game."))
         if kind == "resume":
-            _fail("illegal", "Your play is not paused.")
-        _fail("illegal", "Only a game against computer players can be restarted: "
-                         "someone else is playing at this table.")
-    E = _engine()
+            fail("illegal", N_("Your play is not paused."))
+        fail("illegal", N_("Only a game against computer players can be restarted: "
+                            "someone else is playing at this table."))
     if kind == "restart":
-        return _do_restart(state, seat)
-    s = E._copy_state(state)
+        return _do_restart(state, seat, battle_core)
+    s = battle_core.copy_state(state)
     if kind == "hold":
         return s, _hold(s, seat)
     return s, _resume(s, seat)
 
 
 def _hold(s: dict, seat: int) -> list[dict]:
-    E = _engine()
     speed = s["autoplay"][seat]
     autoplay = list(s["autoplay"])
     autoplay[seat] = 0
     s["autoplay"] = autoplay
     _set_held(s, held(s) + [{"seat": seat, "speed": speed}])
-    name = E._name(s, seat)
+    who = name(s, seat)
     if not alone(s, seat):
-        return [log("hold", f"{name} pauses their play.", seat=seat, speed=speed, match=False)]
-    entries = [log("hold", f"{name} pauses the game.", seat=seat, speed=speed, match=True)]
+        return [log("hold", N_("{name} pauses their play.").format(name=who), seat=seat, speed=speed, match=False)]
+    entries = [log("hold", N_("{name} pauses the game.").format(name=who), seat=seat, speed=speed, match=True)]
     if "war.hold" not in s["noted"]:   # flagged the first time it decides something
         s["noted"] = s["noted"] + ["war.hold"]
         entries.append(rule("war.hold", battle=s["battle"], seat=seat, speed=speed, computers=computers(s)))
@@ -186,29 +181,26 @@ def _hold(s: dict, seat: int) -> list[dict]:
 
 
 def _resume(s: dict, seat: int) -> list[dict]:
-    E = _engine()
     entry = holding(s, seat)
     autoplay = list(s["autoplay"])
     autoplay[seat] = entry["speed"]
     s["autoplay"] = autoplay
     _set_held(s, [h for h in held(s) if h["seat"] != seat])
-    name = E._name(s, seat)
-    text = f"{name} plays on" + (f" (auto-play at speed {entry['speed']})." if entry["speed"] else ".")
+    text = (N_("{name} plays on (auto-play at speed {speed}).") if entry["speed"] else
+            N_("{name} plays on.")).format(name=name(s, seat), speed=entry["speed"])
     return [log("resume", text, seat=seat, speed=entry["speed"], match=alone(s, seat))]
 
 
-def _do_restart(state: dict, seat: int) -> tuple[dict, list[dict]]:
+def _do_restart(state: dict, seat: int, battle_core: BattleCore) -> tuple[dict, list[dict]]:
     """A fresh deal: the same players and options, a seed drawn from the game's Rng."""
-    E = _engine()
     rng = Rng(state["rng"])
     seed = rng.next64()
     options = dict(state["options"])
     if computers(state):
         options[COMPUTERS_OPTION] = list(computers(state))
-    s = E.new(options, list(state["names"]), seed)
+    s = battle_core.new(options, list(state["names"]), seed)
     s["restarts"] = state.get("restarts", 0) + 1
-    name = E._name(state, seat)
-    return s, [log("restart", f"{name} restarts the game: the cards are shuffled and dealt again.",
+    return s, [log("restart", N_("{name} restarts the game: the cards are shuffled and dealt again.").format(name=name(state, seat)),
                    seat=seat, battle=state["battle"], restarts=s["restarts"]),
                rule("war.restart", seat=seat, battle=state["battle"], seed=seed,
                     cards=[len(d) for d in s["decks"]], restarts=s["restarts"])]
@@ -233,11 +225,11 @@ def clock(s: dict, listed: list[dict]) -> list[dict]:
     while the match is held (the platform then stops it and keeps the time left:
     the engine cannot know how much that is, only the platform's clock can)."""
     out = []
-    for t in listed:
-        t = dict(t, key=clock_key(s, t["after"]))
+    for timer in listed:
+        timer = dict(timer, key=clock_key(s, timer["after"]))
         if match_held(s):
-            t["held"] = True
-        out.append(t)
+            timer["held"] = True
+        out.append(timer)
     return out
 
 
@@ -256,18 +248,59 @@ def private(s: dict, seat: int, private_view: dict) -> None:
     private_view["alone"] = alone(s, seat)
 
 
-def held_prompt(s: dict, viewer) -> dict | None:
+def held_prompt(s: dict, viewer, battle_core: BattleCore) -> dict | None:
     """While the match is held the game waits for whoever holds it (and the
     platform schedules no computer moves: they are not waited for)."""
     if not held(s):
         return None
-    E = _engine()
-    mine = holding(s, viewer) if E._is_seat(s, viewer) else None
+    mine = holding(s, viewer) if is_seat(s, viewer) else None
     if match_held(s):
         holders = [h["seat"] for h in held(s) if alone(s, h["seat"])]
         if mine is not None:
-            return prompt(holders, "The game is paused. Tap Resume or press P to play on.")
-        return prompt(holders, f"{E._names(s, holders)} paused the game.")
+            return prompt(holders, N_("The game is paused. Tap Resume or press P to play on."))
+        return prompt(holders, N_("{names} paused the game.").format(names=names(s, holders)))
     if mine is not None:
-        return prompt(E._waiting(s), "Your play is paused. Tap Resume or press P to play on.")
+        return prompt(battle_core.waiting(s), N_("Your play is paused. Tap Resume or press P to play on."))
     return None
+
+
+# --------------------------------------------------------------------------
+# The variant: where engine.py calls in
+
+class Controls(Variant):
+    """Hold, resume and restart, at every War table (always in play)."""
+    moves = FIELDS
+    log_kinds = LOG_KINDS
+    state_key = None   # every War table
+
+    def on_deal(self, s: dict, computers: list[int]) -> None:
+        setup(s, computers)
+
+    # Values are replaced whole, never changed in place: `copy_into` has nothing to copy.
+
+    def paused_actions(self, state: dict, seat) -> list[dict] | None:
+        return blocked_actions(state, seat)
+
+    def takes_move(self, state: dict, seat: int, kind: str) -> bool:
+        return handles(state, seat, kind)
+
+    def apply_taken(self, state: dict, seat: int, action: dict) -> tuple[dict, list[dict]]:
+        return apply(state, seat, action, self.battle_core)
+
+    def paused_prompt(self, s: dict, viewer) -> dict | None:
+        return held_prompt(s, viewer, self.battle_core)
+
+    def controls(self, s: dict, seat: int) -> list[dict]:
+        return actions(s, seat)
+
+    def public(self, s: dict, pub: dict) -> None:
+        public(s, pub)
+
+    def private(self, s: dict, seat: int, priv: dict) -> None:
+        private(s, seat, priv)
+
+    def clock(self, s: dict, timers: list[dict]) -> list[dict]:
+        return clock(s, timers)
+
+    def bot(self, view: dict, listed: list[dict], rng) -> dict | None:
+        return bot(listed)

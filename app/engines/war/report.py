@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .engine import LENGTHS
 from .powers import POWERS
 from .wager import ANTE
+from ..text import N_, NP_
 
 KNOWN = {"reveal", "win", "war", "tie", "out", "carry", "shuffle", "sudden_death", "time_up", "target",
          "game_over", "autoplay", "ruling", "start", "end", "kick", "pause", "resume", "lock", "unlock", "move",
@@ -62,7 +64,7 @@ def _chips(ctx: dict, n: int) -> tuple[dict, list[str]]:
             if e.get("battle") != last_battle:
                 last_battle = e.get("battle")
                 points.append([e.get("version", 0), list(chips)])
-        elif t == "out" and ok and "bankrupt" in (e.get("text") or ""):
+        elif t == "out" and ok and (e.get("bankrupt") or "bankrupt" in (e.get("text") or "")):
             chips[seat] = 0
     result = ctx.get("result") or {}
     scores = result.get("scores")
@@ -70,11 +72,11 @@ def _chips(ctx: dict, n: int) -> tuple[dict, list[str]]:
         points.append([ctx["entries"][-1].get("version", 0), list(scores)])
     prompts = []
     if sum(raises.values()):
-        prompts.append("Some players raised during wars. When was raising worth the risk, and what did a raise "
-                       "tell the others about the raiser's cards? (Remember: the chips are pretend.)")
+        prompts.append(N_("Some players raised during wars. When was raising worth the risk, and what did a raise "
+                          "tell the others about the raiser's cards? (Remember: the chips are pretend.)"))
     if sum(folds.values()):
-        prompts.append("Folding gives up the cards already in the pot. When is it wiser to fold than to call?")
-    return {"label": "Chips", "unit": "chips", "points": points}, prompts
+        prompts.append(N_("Folding gives up the cards already in the pot. When is it wiser to fold than to call?"))
+    return {"label": N_("Chips"), "unit": "chips", "points": points}, prompts
 
 
 def _powers(ctx: dict, n: int) -> tuple[list[str], list[str]]:
@@ -90,15 +92,15 @@ def _powers(ctx: dict, n: int) -> tuple[list[str], list[str]]:
             if isinstance(item, dict) and isinstance(item.get("seat"), int) and 0 <= item["seat"] < n:
                 pid = item.get("power")
                 used[item["seat"]][(POWERS.get(pid) or {}).get("name", str(pid))] += 1
-    cells = [", ".join(f"{name} ×{count}" if count > 1 else name for name, count in used[s].most_common(3)) or "none"
-             for s in range(n)]
+    cells = [", ".join(f"{name} ×{count}" if count > 1 else name for name, count in used[s].most_common(3))
+             or N_("none") for s in range(n)]
     prompts = []
     if any(used[s] for s in range(n)):
-        prompts.append("Which power made the biggest difference in our game? Was it the power itself or the moment "
-                       "it was used?")
+        prompts.append(N_("Which power made the biggest difference in our game? Was it the power itself or the "
+                          "moment it was used?"))
     if canceled:
-        prompts.append("A Counter cancelled a power. How did knowing that Counters exist change the way people "
-                       "used their energy?")
+        prompts.append(N_("A Counter cancelled a power. How did knowing that Counters exist change the way people "
+                          "used their energy?"))
     return cells, prompts
 
 
@@ -117,15 +119,16 @@ def _run_report(ctx: dict, run: dict) -> dict:
         elif t == "run_lost":
             lost += 1
     chips, battles = run.get("chips", 0), run.get("battles", 0)
-    figures = {"columns": ["Tables cleared", "Chips at the end", "Battles won"],
+    figures = {"columns": [N_("Tables cleared"), N_("Chips at the end"), N_("Battles won")],
                "rows": [{"seat": 0, "values": [run.get("cleared", cleared), chips, battles]}]}
-    prompts = [f"{name} cleared {run.get('cleared', cleared)} table(s). Which table was hardest, and was it the "
-               "opponents, the luck of the deal or the rules of that table?"]
+    prompts = [N_("{name} cleared {n} table(s). Which table was hardest, and was it the "
+                  "opponents, the luck of the deal or the rules of that table?").format(
+                      name=name, n=run.get("cleared", cleared))]
     if lost:
-        prompts.append("A lost table cost chips or ended the run. Would you have stopped earlier to keep your chips? "
-                       "Why or why not?")
-    return {"series": {"label": "Tables cleared", "unit": "tables", "points": points}, "moments": moments,
-            "figures": figures, "prompts": prompts, "counts": {"Tables lost": lost}, "unknown_kinds": {}}
+        prompts.append(N_("A lost table cost chips or ended the run. Would you have stopped earlier to keep your "
+                          "chips? Why or why not?"))
+    return {"series": {"label": N_("Tables cleared"), "unit": "tables", "points": points}, "moments": moments,
+            "figures": figures, "prompts": prompts, "counts": {N_("Tables lost"): lost}, "unknown_kinds": {}}
 
 
 def report(ctx: dict) -> dict:
@@ -161,16 +164,19 @@ def report(ctx: dict) -> dict:
             stage = e.get("stage") if isinstance(e.get("stage"), int) else 1
             # Every war would flood the page: the first one, double wars and wars of three or more.
             if other["wars"] == 1 or stage >= 2 or len(e.get("seats") or []) > 2:
-                what = "a double war" if stage == 2 else f"a war of {stage} rounds" if stage > 2 else "a war"
-                moments.append({"version": v, "text": f"Battle {e.get('battle', '?')}: {what} between "
-                                + " and ".join(name(s) for s in e.get("seats") or []) + "."})
+                template = (N_("Battle {battle}: a double war between {names}.") if stage == 2 else
+                            N_("Battle {battle}: a war of {n} rounds between {names}.") if stage > 2 else
+                            N_("Battle {battle}: a war between {names}."))
+                moments.append({"version": v, "text": template.format(
+                    battle=e.get("battle", "?"), n=stage, names=" and ".join(name(s) for s in e.get("seats") or []))})
         elif t == "out" and ok:
             held[seat] = 0
             points.append([v, list(held)])
-            moments.append({"version": v, "text": f"Battle {e.get('battle', '?')}: {e.get('text', '')}"})
+            moments.append({"version": v, "text": N_("Battle {battle}: {text}").format(
+                battle=e.get("battle", "?"), text=e.get("text", ""))})
         elif t in ("carry", "shuffle", "sudden_death", "time_up", "target", "game_over"):
-            moments.append({"version": v, "text": (f"Battle {e['battle']}: " if e.get("battle") else "")
-                                                  + e.get("text", "")})
+            moments.append({"version": v, "text": N_("Battle {battle}: {text}").format(
+                battle=e["battle"], text=e.get("text", "")) if e.get("battle") else e.get("text", "")})
             if t in ("sudden_death", "shuffle", "carry"):
                 other[t] += 1
         elif t and t not in KNOWN:
@@ -181,7 +187,7 @@ def report(ctx: dict) -> dict:
     if isinstance(scores, list) and len(scores) == n and all(isinstance(x, int) for x in scores) and not chip_scores:
         if points and points[-1][1] != scores and ctx.get("entries"):
             points.append([ctx["entries"][-1].get("version", 0), list(scores)])
-    figures = {"columns": ["Battles won", "Wars fought", "Cards at the end"],
+    figures = {"columns": [N_("Battles won"), N_("Wars fought"), N_("Cards at the end")],
                "rows": [{"seat": s, "values": [stats[s]["battles_won"], stats[s]["wars"],
                                                (scores[s] if isinstance(scores, list) and s < len(scores) else held[s])]}
                         for s in range(n)]}
@@ -190,35 +196,60 @@ def report(ctx: dict) -> dict:
     wars = other["wars"]
     prompts = []
     if battles:
-        prompts.append(f"The game lasted {battles} battles with about {wars} wars. Was it decided by luck, by a few "
-                       "big wars, or slowly card by card?")
+        prompts.append(N_("The game lasted {battles} battles with about {wars} wars. Was it decided by luck, by a "
+                          "few big wars, or slowly card by card?").format(battles=battles, wars=wars))
     if other["sudden_death"]:
-        prompts.append("The game went to sudden death. Was that a fair way to decide it? What else could end a long game?")
+        prompts.append(N_("The game went to sudden death. Was that a fair way to decide it? What else could end a "
+                          "long game?"))
     if other["shuffle"]:
-        prompts.append(f"The decks were shuffled {other['shuffle']} time(s) because the game went round in circles. "
-                       "Why can that happen in War?")
+        prompts.append(N_("The decks were shuffled {n} time(s) because the game went round in circles. "
+                          "Why can that happen in War?").format(n=other["shuffle"]))
     if stats and n:
-        top = max(range(n), key=lambda s: stats[s]["battles_won"])
+        most = max(stats[s]["battles_won"] for s in range(n))
+        tops = [s for s in range(n) if stats[s]["battles_won"] == most]
         winners = result.get("winners") or []
-        if winners and top not in winners:
-            prompts.append(f"{name(top)} won the most battles but did not win the game. How can that be?")
+        # Only a clear leader in battles "won the most"; a tie is said as one.
+        if winners and most and len(tops) == 1 and tops[0] not in winners:
+            prompts.append(N_("{name} won the most battles but did not win the game. How can that be?").format(
+                name=name(tops[0])))
+        elif winners and most and len(tops) > 1 and not set(tops) & set(winners):
+            prompts.append(N_("{names} each won {n} battles, more than anyone, yet neither won the game. "
+                              "How can that be?").format(names=" and ".join(name(s) for s in tops), n=most))
     if other["wars"] > 1:
         moments.append({"version": points[-1][0] if points else 0,
-                        "text": f"In all: {battles} battles and {other['wars']} wars."})
+                        "text": N_("In all: {battles} battles and {wars} wars.").format(
+                            battles=battles, wars=other["wars"])})
     extra = {k: c for k, c in other.items() if k not in ("sudden_death", "shuffle", "carry", "wars")}
-    series = {"label": "Cards held", "unit": "cards", "points": points}
+    series = {"label": N_("Cards held"), "unit": "cards", "points": points}
     mode = _options(ctx).get("mode")
     if mode in ("wager", "power_wager") and n:
         # The result's scores are chips: the cards column shows the cards the race reached.
         series, more = _chips(ctx, n)
         prompts += more
-        figures["columns"] = ["Battles won", "Wars fought", "Chips at the end"]
+        figures["columns"] = [N_("Battles won"), N_("Wars fought"), N_("Chips at the end")]
     if mode in ("power", "power_wager") and n:
         cells, more = _powers(ctx, n)
         prompts += more
-        figures["columns"].append("Powers used")
+        figures["columns"].append(N_("Powers used"))
         for row, cell in zip(figures["rows"], cells):
             row["values"].append(cell)
     return {"series": series, "moments": moments,
-            "figures": figures, "prompts": prompts,
+            "figures": figures, "prompts": prompts, **_standing_columns(ctx, n),
             "counts": {k.replace("_", " ").capitalize(): c for k, c in other.items()}, "unknown_kinds": extra}
+
+
+def _standing_columns(ctx: dict, n: int) -> dict:
+    """What the places were decided by, and what the result's scores are. In a wager the
+    scores are chips while cards or points decide the places: the standings show both,
+    so a player is never placed above a bigger score without the reason beside it."""
+    state = ctx.get("state") if isinstance(ctx.get("state"), dict) else {}
+    kind = LENGTHS.get(_options(ctx).get("length"), ("cards", 0))[0]
+    if kind == "points" and isinstance(state.get("points"), list) and len(state["points"]) == n:
+        decided = {"label": N_("Points"), "values": list(state["points"])}
+    elif isinstance(state.get("decks"), list) and len(state["decks"]) == n:
+        decided = {"label": N_("Cards"), "values": [len(d) if isinstance(d, list) else 0 for d in state["decks"]]}
+    else:
+        decided = None
+    if _options(ctx).get("mode") in ("wager", "power_wager"):
+        return {"score_label": N_("Chips"), **({"decided_by": decided} if decided else {})}
+    return {"score_label": N_("Points") if kind == "points" else N_("Cards")}

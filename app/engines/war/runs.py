@@ -15,8 +15,10 @@ Design
                state built by `engine.new` for the stage's own mode (classic,
                power or wager: whatever `engine.new` supports), or None before
                the first stage.
-  engine.py dispatches on the mode in `new`, `actions`, `apply`, `view`,
-  `finish`, `timers` and `bot` (one line each); all the logic is here.
+  game.py hands a run's `new`, `actions`, `apply`, `view`, `finish`,
+  `timers` and `bot` to this module (and a match's to engine.py); all the
+  logic is here. A run is not a variant of the battle (variant.py): it wraps
+  whole matches and plays them through engine.py's public functions.
 * run = {"kind", "stage" (index of the current/next stage), "phase"
   ("between": waiting for the player to enter a table, "match": a table is
   being played, "over"), "chips", "powers" (unlocked power ids), "perks"
@@ -69,11 +71,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..contract import IllegalAction, Rng, label, log, prompt, resolve_options, strip_label
+from ..contract import Rng, finish_cause, join_names, label, log, prompt, resolve_options, strip_label
 from ..datafile import read_json, text_problem
 from . import engine as E
 from . import powers, wager
+from .core import copy_json, fail
 from .rulings import rule
+from ..text import N_, NP_
 
 RUN_MODES = ("tournament", "survival")
 POWER_IDS = ("shield", "recovery", "counter", "boost", "drain", "mirror", "swap", "redraw",
@@ -180,10 +184,6 @@ def is_run(state_or_options: dict) -> bool:
     return options.get("mode") in RUN_MODES
 
 
-def _fail(code: str, message: str):
-    raise IllegalAction(code, message)
-
-
 def _stages(s: dict) -> list[dict]:
     return RUNS[s["run"]["kind"]]["stages"]
 
@@ -195,7 +195,8 @@ def _stage(s: dict) -> dict:
 def _called(s: dict, i: int | None = None) -> str:
     """"Stage 2: Silver Table", "Table 3: Sharp eyes"."""
     i = s["run"]["stage"] if i is None else i
-    return f"{_stage_word(s).capitalize()} {i + 1}: {_stages(s)[i]['name']}"
+    template = N_("Stage {n}: {name}") if s["run"]["kind"] == "tournament" else N_("Table {n}: {name}")
+    return template.format(n=i + 1, name=_stages(s)[i]["name"])
 
 
 def _title(s: dict) -> str:
@@ -218,7 +219,7 @@ def _copy_run(state: dict) -> dict:
     s = dict(state)
     s["options"] = dict(state["options"])
     s["names"] = list(state["names"])
-    s["run"] = E._copy(state["run"])
+    s["run"] = copy_json(state["run"])
     return s
 
 
@@ -252,8 +253,8 @@ def _needed(st: dict) -> int:
 
 def new(options: dict, seats: list[str], seed: int) -> dict:
     if len(seats) != 1:
-        _fail("illegal", "A Tournament or Survival run is played by one person: start it with one player "
-                         "(every student plays their own run).")
+        fail("illegal", N_("A Tournament or Survival run is played by one person: start it with one player "
+                            "(every student plays their own run)."))
     resolved = resolve_options(E.OPTIONS, options)
     kind = resolved["mode"]
     rng = Rng.from_seed(seed)
@@ -274,13 +275,19 @@ def new(options: dict, seats: list[str], seed: int) -> dict:
 def _enter_actions(s: dict) -> list[dict]:
     run, st = s["run"], _stage(s)
     again = run["tries"] > 0
-    cost = f" (entry {st['entry']} chips)" if st["entry"] else ""
-    verb = "Retry" if again else "Enter"
-    listed = [label({"type": "enter"}, f"{verb} {_called(s)}{cost}")]
+    if st["entry"]:
+        plain = N_("Retry {table} (entry {chips} chips)") if again else N_("Enter {table} (entry {chips} chips)")
+        perked = (N_("Retry {table} with {perk} (entry {chips} chips)") if again
+                  else N_("Enter {table} with {perk} (entry {chips} chips)"))
+    else:
+        plain = N_("Retry {table}") if again else N_("Enter {table}")
+        perked = N_("Retry {table} with {perk}") if again else N_("Enter {table} with {perk}")
+    listed = [label({"type": "enter"}, plain.format(table=_called(s), chips=st["entry"]))]
     for pid in run["perks"]:
         perk = RUNS["perks"][pid]
         if perk["optional"]:
-            listed.append(label({"type": "enter", "perk": pid}, f"{verb} {_called(s)} with {perk['title']}{cost}"))
+            listed.append(label({"type": "enter", "perk": pid},
+                                perked.format(table=_called(s), perk=perk["title"], chips=st["entry"])))
     return listed
 
 
@@ -294,7 +301,7 @@ def actions(state: dict, viewer) -> list[dict]:
         return [a for a in E.actions(s["match"], 0)
                 if _allowed(a, run["powers"]) and strip_label(a) != powers.DEADLINE_ACTION]
     listed = _enter_actions(s) if _needed(_stage(s)) <= run["chips"] else []
-    listed.append(label({"type": "stop"}, "Stop the run here and keep your progress"))
+    listed.append(label({"type": "stop"}, N_("Stop the run here and keep your progress")))
     return listed
 
 
@@ -304,27 +311,27 @@ def actions(state: dict, viewer) -> list[dict]:
 def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     if actor == E.SYSTEM:
         if state["status"] != "playing":
-            _fail("game_over", "The run is over.")
+            fail("game_over", N_("The run is over."))
         if state["run"]["phase"] != "match":
-            _fail("illegal", "No table is being played.")
+            fail("illegal", N_("No table is being played."))
         s = _copy_run(state)
         s["match"], entries = E.apply(state["match"], E.SYSTEM, action)
         return s, _after_match_move(s, entries)
     if actor != 0:
-        E._seat_of(state, actor)   # the board, the facilitator, the clock: each refused in words
-        _fail("forbidden", "That player is not at this table.")
+        E.seat_of(state, actor)   # the board, the facilitator, the clock: each refused in words
+        fail("forbidden", N_("That player is not at this table."))
     if state["status"] != "playing":
-        _fail("game_over", "The run is over.")
+        fail("game_over", N_("The run is over."))
     if isinstance(action, dict) and isinstance(action.get("label"), str):
         action = strip_label(action)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        _fail("illegal", "That is not a move in War.")
+        fail("illegal", N_("That is not a move in War."))
     run = state["run"]
     if run["phase"] == "match":
         if action["type"] in ("enter", "stop"):
-            _fail("illegal", "Finish this table first.")
+            fail("illegal", N_("Finish this table first."))
         if not _allowed(action, run["powers"]):
-            _fail("illegal", "You have not unlocked that power yet.")
+            fail("illegal", N_("You have not unlocked that power yet."))
         s = _copy_run(state)
         s["match"], entries = E.apply(state["match"], 0, action)
         if action["type"] == "autoplay":
@@ -333,17 +340,17 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
     kind = action["type"]
     if kind == "stop":
         if set(action) != {"type"}:
-            _fail("illegal", "That move has the wrong details.")
+            fail("illegal", N_("That move has the wrong details."))
         s = _copy_run(state)
         return s, [rule("war.run_stop", stage=s["run"]["stage"], chips=s["run"]["chips"])] + \
-            _end_run(s, "run_stopped", f"{s['names'][0]} stops the run.")
+            _end_run(s, "run_stopped", N_("{name} stops the run.").format(name=s["names"][0]))
     if kind != "enter":
-        _fail("illegal", "Enter the next table first." if kind in ("reveal", "autoplay")
-              else "That is not a move in War.")
+        fail("illegal", N_("Enter the next table first.") if kind in ("reveal", "autoplay")
+              else N_("That is not a move in War."))
     if not set(action) <= {"type", "perk"}:
-        _fail("illegal", "That move has the wrong details.")
+        fail("illegal", N_("That move has the wrong details."))
     if action not in [strip_label(a) for a in _enter_actions(state)]:
-        _fail("illegal", "That perk is not yours to use yet.")
+        fail("illegal", N_("That perk is not yours to use yet."))
     s = _copy_run(state)
     return s, _enter(s, action.get("perk"))
 
@@ -351,7 +358,8 @@ def apply(state: dict, actor, action: dict) -> tuple[dict, list[dict]]:
 def _enter(s: dict, perk: str | None) -> list[dict]:
     run, st = s["run"], _stage(s)
     if _needed(st) > run["chips"]:
-        _fail("illegal", f"You need {_needed(st)} chips to enter {_called(s)}; you have {run['chips']}.")
+        fail("illegal", N_("You need {needed} chips to enter {table}; you have {chips}.").format(
+            needed=_needed(st), table=_called(s), chips=run["chips"]))
     entries = []
     if run["tries"] > 0:
         entries.append(rule("war.run_retry", stage=run["stage"], tries=run["tries"] + 1,
@@ -388,9 +396,10 @@ def _enter(s: dict, perk: str | None) -> list[dict]:
         run["chips"], run["brought"] = 0, bring
         entries.append(rule("war.run_wager_chips", stage=run["stage"], bankroll=bring,
                             opponents=s["match"]["options"]["bankroll"]))
-    paid = f", paying {st['entry']} chips" if st["entry"] else ""
-    entries.append(log("run_enter", f"{s['names'][0]} enters {_called(s)}{paid}: against "
-                                    f"{E.join_names(list(st['opponents']))}.",
+    text = (N_("{name} enters {table}, paying {chips} chips: against {names}.") if st["entry"] else
+            N_("{name} enters {table}: against {names}."))
+    entries.append(log("run_enter", text.format(name=s["names"][0], table=_called(s), chips=st["entry"],
+                                                names=join_names(list(st["opponents"]))),
                        stage=run["stage"], entry=st["entry"], opponents=list(st["opponents"]), level=level,
                        perk=perk))
     if level != st["level"]:
@@ -445,16 +454,23 @@ def _play_opponents(s: dict) -> list[dict]:
 def _after_match_move(s: dict, entries: list[dict]) -> list[dict]:
     """After the player's (or the clock's) move in the match: the opponents' moves,
     and the table's end."""
-    entries = _table_log(entries + _play_opponents(s))
+    entries = _table_log(entries + _play_opponents(s), s["match"]["names"])
     if s["match"]["status"] == "playing":
         return entries
     return entries + _match_over(s)
 
 
-def _table_log(entries: list[dict]) -> list[dict]:
-    """A match's own `game_over` entry becomes `match_over`: the run goes on."""
-    return [dict(e, t="match_over", text=e["text"].replace(" the game", " the table")) if e["t"] == "game_over"
-            else e for e in entries]
+def _table_log(entries: list[dict], names: list[str]) -> list[dict]:
+    """A match's own `game_over` entry becomes `match_over`: the run goes on ("Ana wins the
+    table!"; a shared win says so as the match did)."""
+    return [dict(e, t="match_over", text=_table_text(e, names)) if e["t"] == "game_over" else e for e in entries]
+
+
+def _table_text(entry: dict, names: list[str]) -> str:
+    winners = entry.get("winners") or []
+    if len(winners) == 1:
+        return N_("{name} wins the table!").format(name=names[winners[0]])
+    return entry["text"]
 
 
 def _match_over(s: dict) -> list[dict]:
@@ -484,11 +500,13 @@ def _match_over(s: dict) -> list[dict]:
         summary.update(prize=st["prize"], unlocked={"powers": new_powers, "perks": new_perks})
         unlocked = [p.replace("_", " ").title() for p in new_powers] + \
             [RUNS["perks"][p]["title"] for p in new_perks]
-        extra = f" and unlocks {E.join_names(unlocked)}" if unlocked else ""
-        entries.append(log("run_won", f"{name} wins {_called(s)}, takes the {st['prize']}-chip prize{extra}.",
+        text = (N_("{name} wins {table}, takes the {prize}-chip prize and unlocks {unlocked}.") if unlocked else
+                N_("{name} wins {table}, takes the {prize}-chip prize."))
+        entries.append(log("run_won", text.format(name=name, table=_called(s), prize=st["prize"],
+                                                  unlocked=join_names(unlocked)),
                            stage=run["stage"], prize=st["prize"], powers=new_powers, perks=new_perks))
     else:
-        entries.append(log("run_lost", f"{name} loses {_called(s)}.", stage=run["stage"]))
+        entries.append(log("run_lost", N_("{name} loses {table}.").format(name=name, table=_called(s)), stage=run["stage"]))
     summary["chips"] = run["chips"]
     run["history"].append(summary)
     run["summary"] = summary
@@ -496,18 +514,21 @@ def _match_over(s: dict) -> list[dict]:
     if won:
         run["tries"] = 0
         if last:
-            title = "Tournament champion" if run["kind"] == "tournament" else "Survived every table"
-            return entries + _end_run(s, "run_complete", f"{name}: {title}!")
+            text = (N_("{name}: Tournament champion!") if run["kind"] == "tournament"
+                    else N_("{name}: Survived every table!"))
+            return entries + _end_run(s, "run_complete", text.format(name=name))
         run["stage"] += 1
         return entries
     if run["kind"] == "survival":
         entries.append(rule("war.run_survival_loss", stage=run["stage"], cleared=run["cleared"],
                             chips=run["chips"], battles=run["battles"]))
-        return entries + _end_run(s, "run_lost", f"{name}'s Survival run ends at {_called(s)}.")
+        return entries + _end_run(s, "run_lost", N_("{name}'s Survival run ends at {table}.").format(
+            name=name, table=_called(s)))
     if _needed(st) > run["chips"]:
         entries.append(rule("war.run_retry", stage=run["stage"], entry=_needed(st), chips=run["chips"],
                             retry=False))
-        return entries + _end_run(s, "run_lost", f"{name} cannot pay to retry {_called(s)}: the run is over.")
+        return entries + _end_run(s, "run_lost", N_("{name} cannot pay to retry {table}: the run is over.").format(
+            name=name, table=_called(s)))
     return entries
 
 
@@ -532,18 +553,26 @@ def _end_run(s: dict, reason: str, text: str) -> list[dict]:
                 chips=run["chips"], battles=run["battles"], winners=s["result"]["winners"], ranking=[0])]
 
 
-def finish(state: dict) -> tuple[dict, list[dict]]:
-    """The teacher ends the run: the match in progress (if any) ends too."""
+def finish(state: dict, cause: str = "teacher") -> tuple[dict, list[dict]]:
+    """The teacher ends the run, the lesson clock ran out, or the platform stopped a run
+    that ran too long (`cause`): the match in progress (if any) ends too."""
+    cause = finish_cause(cause)
     if state["status"] != "playing":
-        _fail("game_over", "The game is over.")
+        fail("game_over", N_("The game is over."))
     s = _copy_run(state)
     entries = []
     if s["run"]["phase"] == "match":
-        s["match"], entries = E.finish(state["match"])
+        s["match"], entries = E.finish(state["match"], cause)
         s["run"]["battles"] += s["match"]["wins"][0]
         _take_table_chips(s)
+    if cause == "lesson_clock":
+        if not any(e.get("id") == "war.lesson_clock" for e in entries):  # (the match's finish said it)
+            entries.append(rule("war.lesson_clock", stage=s["run"]["stage"], chips=s["run"]["chips"]))
+        return s, entries + _end_run(s, "lesson_clock_ran_out", N_("The lesson clock ran out: the run ends."))
+    if cause == "time_limit":
+        return s, entries + _end_run(s, "ran_too_long", N_("This run ran too long, so it was stopped."))
     entries.append(rule("war.facilitator_end", stage=s["run"]["stage"], chips=s["run"]["chips"]))
-    return s, entries + _end_run(s, "ended_by_facilitator", "The teacher ends the run.")
+    return s, entries + _end_run(s, "ended_by_facilitator", N_("The teacher ends the run."))
 
 
 # --------------------------------------------------------------------------
@@ -571,6 +600,8 @@ def progress(s: dict) -> dict:
         "kind": run["kind"], "title": _title(s), "player": s["names"][0], "phase": run["phase"],
         "stage": reached, "stage_word": _stage_word(s), "chips": run["chips"] + (at_table or 0), "at_table": at_table, "battles": run["battles"] + playing,
         "cleared": run["cleared"], "tries": run["tries"], "powers": list(run["powers"]),
+        # Every power's name by id, for the run's screens (the names are translated on the way out).
+        "power_names": {pid: powers.POWERS[pid]["name"] for pid in powers.IDS},
         "perks": [{"id": p, "title": RUNS["perks"][p]["title"], "text": RUNS["perks"][p]["text"]}
                   for p in run["perks"]],
         "stages": [{"name": st["name"], "opponents": list(st["opponents"]), "level": _level(s, st["level"]),
@@ -580,11 +611,11 @@ def progress(s: dict) -> dict:
                     + [RUNS["perks"][p]["title"] for p in st["unlocks"]["perks"]],
                     "state": _stage_state(s, i)}
                    for i, st in enumerate(stages)],
-        "summary": E._copy(run["summary"]),
+        "summary": copy_json(run["summary"]),
         "history": [{"name": h["name"], "won": h["won"], "battles": h["battles"]} for h in run["history"]],
         "can_enter": run["phase"] == "between" and _needed(_stage(s)) <= run["chips"],
         "needed": _needed(_stage(s)),
-        "result": E._copy(s["result"]),
+        "result": copy_json(s["result"]),
         "outcome": _outcome(s),
     }
 
@@ -597,14 +628,19 @@ def _outcome(s: dict) -> dict | None:
     stages = _stages(s)
     at = _called(s, min(run["stage"], len(stages) - 1))
     if reason == "run_complete":
-        title = "Tournament champion" if run["kind"] == "tournament" else "Survived every table"
-        where = f"Cleared all {len(stages)} {_stage_word(s)}s"
+        title = N_("Tournament champion") if run["kind"] == "tournament" else N_("Survived every table")
+        where = (N_("Cleared all {n} stages") if run["kind"] == "tournament" else
+                 N_("Cleared all {n} tables")).format(n=len(stages))
     elif reason == "run_stopped":
-        title, where = "Run stopped", f"Stopped before {at}"
+        title, where = N_("Run stopped"), N_("Stopped before {table}").format(table=at)
     elif reason == "ended_by_facilitator":
-        title, where = "Run ended by the teacher", f"Ended at {at}"
+        title, where = N_("Run ended by the teacher"), N_("Ended at {table}").format(table=at)
+    elif reason == "lesson_clock_ran_out":
+        title, where = N_("The lesson clock ran out"), N_("Ended at {table}").format(table=at)
+    elif reason == "ran_too_long":
+        title, where = N_("Stopped: the run ran too long"), N_("Ended at {table}").format(table=at)
     else:
-        title, where = "Run over", f"Ended at {at}"
+        title, where = N_("Run over"), N_("Ended at {table}").format(table=at)
     unlocked = [powers.POWERS[p]["name"] for p in run["powers"] if p not in RUNS[run["kind"]]["powers"]] + \
         [RUNS["perks"][p]["title"] for p in run["perks"]]
     return {"title": title, "where": where, "complete": reason == "run_complete", "cleared": run["cleared"],
@@ -617,31 +653,37 @@ def _prompt(s: dict, viewer) -> dict:
     if s["status"] != "playing":
         res = s["result"]
         if res["reason"] == "run_complete":
-            text = "Run complete: you are the champion!" if viewer == 0 else f"{s['names'][0]} completed the run!"
+            text = (N_("Run complete: you are the champion!") if viewer == 0 else
+                    N_("{name} completed the run!").format(name=s["names"][0]))
+        elif run["kind"] == "tournament":
+            text = NP_("The run is over: {n} stage cleared.", "The run is over: {n} stages cleared.",
+                       run["cleared"]).format(n=run["cleared"])
         else:
-            text = f"The run is over: {run['cleared']} {_stage_word(s)}{'s' if run['cleared'] != 1 else ''} cleared."
+            text = NP_("The run is over: {n} table cleared.", "The run is over: {n} tables cleared.",
+                       run["cleared"]).format(n=run["cleared"])
         return prompt([], text)
     if viewer == 0:
         if _needed(_stage(s)) > run["chips"]:
-            text = "You cannot afford the next entry: stop the run"
+            text = N_("You cannot afford the next entry: stop the run")
         else:
-            text = f"{'Retry' if run['tries'] else 'Enter'} {_called(s)} when you are ready"
+            text = (N_("Retry {table} when you are ready") if run["tries"] else
+                    N_("Enter {table} when you are ready")).format(table=_called(s))
     else:
-        text = f"Waiting for {s['names'][0]} to enter {_called(s)}"
+        text = N_("Waiting for {name} to enter {table}").format(name=s["names"][0], table=_called(s))
     return prompt([0], text)
 
 
 def view(state: dict, viewer) -> dict:
     s = state
     if viewer not in (E.BOARD, E.FACILITATOR) and viewer != 0:
-        _fail("forbidden", "That player is not at this table.")
+        fail("forbidden", N_("That player is not at this table."))
     prog = progress(s)
     if s["run"]["phase"] == "match":
         seen = E.view(s["match"], viewer)
         seen["public"]["run"] = prog
         return seen
     public = {"game": E.KEY, "mode": s["options"]["mode"], "status": s["status"], "run": prog,
-              "result": E._copy(s["result"])}
+              "result": copy_json(s["result"])}
     private = {} if viewer != 0 else {"seat": 0, "name": s["names"][0]}
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
@@ -652,8 +694,8 @@ def timers(state: dict) -> list[dict]:
     if state["status"] != "playing" or state["run"]["phase"] != "match":
         return []
     n = state["run"]["matches"]
-    return [dict(t, key=f"run{n}:{t['key']}") for t in E.timers(state["match"])
-            if t["actor"] in (0, E.SYSTEM) and not t["key"].startswith("loadout:")]
+    return [dict(timer, key=f"run{n}:{timer['key']}") for timer in E.timers(state["match"])
+            if timer["actor"] in (0, E.SYSTEM) and not timer["key"].startswith("loadout:")]
 
 
 def bot(view: dict, listed: list[dict], rng) -> dict | None:

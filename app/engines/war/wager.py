@@ -1,6 +1,7 @@
 """Wager Battle: fictional chips on top of War's battles (modes `wager` and
-`power_wager`). engine.py stays the battle core and calls in here at a few
-places; everything about chips lives in this module.
+`power_wager`). engine.py stays the battle core and calls the `Wager` variant
+at the end of this module at a few hooks (variant.py); everything about chips
+lives in this module.
 
 The state of a wager game has one extra key, `wager` (a Classic state never
 has it):
@@ -31,39 +32,25 @@ all but one have folded, that one takes the cards and the chips.
 """
 from __future__ import annotations
 
-from ..contract import IllegalAction, join_names, label, log, prompt
+from ..contract import label, log, prompt
+from .core import active, commit, fail, is_out, is_seat, knock_out, name, names
 from .rulings import rule
+from .variant import BattleCore, Variant
+from ..text import N_, NP_
 
 MODES = ("wager", "power_wager")
 ANTE = 10                       # fixed by the rule sheet ("Every player antes 10")
-# Action kinds and their fields (engine._check_payload merges these).
+# Action kinds and their fields (engine.MOVE_FIELDS merges these).
 FIELDS = {"check": {"type"}, "call": {"type"}, "fold": {"type"}, "raise": {"type", "double"}}
 LOG_KINDS = ("ante", "bet", "chips")
 
 
-def _fail(code: str, message: str):
-    raise IllegalAction(code, message)
-
-
-def _engine():
-    from . import engine   # engine imports this module: look it up at call time
-    return engine
-
-
-def _name(s: dict, seat: int) -> str:
-    return s["names"][seat]
-
-
-def _names(s: dict, seats: list[int]) -> str:
-    return join_names([_name(s, p) for p in seats])
-
-
 def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
+    return NP_("{n} chip", "{n} chips", n).format(n=n)
 
 
 # --------------------------------------------------------------------------
-# Hooks for engine.py
+# The battle's hooks (called through `Wager` below)
 
 def setup(s: dict) -> None:
     """A new wager game's chips (called before the first battle's ante)."""
@@ -82,7 +69,7 @@ def setup(s: dict) -> None:
 
 
 def copy(w: dict) -> dict:
-    """A deep copy of the `wager` part of a state (for engine._copy_state)."""
+    """A deep copy of the `wager` part of a state (for engine.copy_state)."""
     out = dict(w)
     for key in ("chips", "paid", "stakes", "doubled", "folded"):
         out[key] = list(w[key])
@@ -98,32 +85,32 @@ def betting(s: dict) -> bool:
     return "wager" in s and s["wager"]["bet"] is not None
 
 
-def start_battle(s: dict) -> list[dict]:
+def start_battle(s: dict, battle_core: BattleCore) -> list[dict]:
     """Every player still in antes 10 chips into the chip pot. A player who
     cannot is bankrupt: out of the game, their chips and every card they hold
     go into this battle's pots (face down) for its winner. If nobody still in
     can pay the ante, nobody pays it this battle."""
-    E = _engine()
     w = s["wager"]
     n = len(s["names"])
     w["paid"], w["doubled"], w["folded"], w["bet"] = [0] * n, [False] * n, [], None
-    active = E._active(s)
-    can = [p for p in active if w["chips"][p] >= ANTE]
+    still_in = active(s)
+    can = [p for p in still_in if w["chips"][p] >= ANTE]
     battle = s["battle"]
     if not can:
-        return [rule("war.wager_nobody_can_ante", battle=battle, seats=active,
-                     chips=[w["chips"][p] for p in active]),
-                log("ante", f"Nobody still in has {_chips(ANTE)} for the ante, so nobody antes this battle.",
+        return [rule("war.wager_nobody_can_ante", battle=battle, seats=still_in,
+                     chips=[w["chips"][p] for p in still_in]),
+                log("ante", N_("Nobody still in has {stake} for the ante, so nobody antes this battle.").format(stake=_chips(ANTE)),
                     battle=battle, seats=[], amount=0, pot=w["pot"])]
     for p in can:
         _pay(s, p, ANTE)
-    entries = [log("ante", f"{'Everyone' if len(can) == len(active) else _names(s, can)} "
-                           f"antes {_chips(ANTE)}: the chip pot holds {_chips(w['pot'])}.",
+    text = (N_("Everyone antes {stake}: the chip pot holds {pot}.") if len(can) == len(still_in) else
+            N_("{names} antes {stake}: the chip pot holds {pot}."))
+    entries = [log("ante", text.format(names=names(s, can), stake=_chips(ANTE), pot=_chips(w["pot"])),
                    battle=battle, seats=can, amount=ANTE, pot=w["pot"])]
     if battle > 1 and "war.wager_ante" not in s["noted"]:   # (the first battle's log is the deal)
         s["noted"].append("war.wager_ante")
         entries.insert(0, rule("war.wager_ante", battle=battle, bankroll=s["options"]["bankroll"], ante=ANTE))
-    broke = [p for p in active if p not in can]
+    broke = [p for p in still_in if p not in can]
     if not broke:
         return entries
     for p in broke:
@@ -131,15 +118,16 @@ def start_battle(s: dict) -> list[dict]:
         left = w["chips"][p]
         _pay(s, p, left)
         while s["decks"][p]:
-            E._commit(s, p, s["decks"][p].pop(0), down=True)
-        entries.append(log("out", f"{_name(s, p)} cannot pay the ante and is bankrupt: out of the game. "
-                                  f"Their {given} cards and {_chips(left)} go into the pot.",
+            commit(s, p, s["decks"][p].pop(0), down=True)
+        entries.append(log("out", N_("{name} cannot pay the ante and is bankrupt: out of the game. "
+                                     "Their {n} cards and {stake} go into the pot.").format(
+                                         name=name(s, p), n=given, stake=_chips(left)),
                            battle=battle, seat=p, committed=given, chips=left, bankrupt=True))
         entries.append(rule("war.wager_bankrupt", battle=battle, seat=p, cards=given, chips=left))
-    entries += E._knock_out(s, broke)
-    s["participants"] = E._active(s)
+    entries += knock_out(s, broke)
+    s["participants"] = active(s)
     if len(s["participants"]) == 1:
-        return entries + E._take_pot(s, s["participants"][0]) + E._end_game(s, "elimination")
+        return entries + battle_core.take_pot(s, s["participants"][0]) + battle_core.end_game(s, "elimination")
     return entries
 
 
@@ -154,8 +142,8 @@ def open_betting(s: dict, tied: list[int]) -> list[dict]:
     if "war.wager_turn_order" not in s["noted"]:
         s["noted"].append("war.wager_turn_order")
         entries.append(rule("war.wager_turn_order", battle=s["battle"], stage=s["stage"], order=order))
-    entries.append(log("bet", f"Before the war cards go down, {_names(s, order)} bet, in that order: "
-                              f"{_name(s, order[0])} first.",
+    entries.append(log("bet", N_("Before the war cards go down, {names} bet, in that order: {name} first.").format(
+                           names=names(s, order), name=name(s, order[0])),
                        battle=s["battle"], stage=s["stage"], order=order))
     return entries
 
@@ -166,8 +154,8 @@ def before_reveal(s: dict, seat: int) -> None:
     if bet is not None:
         who = bet["queue"][0]
         if seat == who:
-            _fail("not_your_turn", "Bet first: check, call, raise or fold before your war cards go down.")
-        _fail("not_your_turn", f"Wait: {_name(s, who)} is betting before the war cards go down.")
+            fail("not_your_turn", N_("Bet first: check, call, raise or fold before your war cards go down."))
+        fail("not_your_turn", N_("Wait: {name} is betting before the war cards go down.").format(name=name(s, who)))
 
 
 def take_chips(s: dict, winner: int) -> list[dict]:
@@ -178,7 +166,7 @@ def take_chips(s: dict, winner: int) -> list[dict]:
     w["paid"] = [0] * len(s["names"])
     if not won:
         return []
-    return [log("chips", f"{_name(s, winner)} wins {_chips(won)}.", battle=s["battle"], seat=winner, amount=won)]
+    return [log("chips", N_("{name} wins {stake}.").format(name=name(s, winner), stake=_chips(won)), battle=s["battle"], seat=winner, amount=won)]
 
 
 def carry(s: dict) -> list[dict]:
@@ -187,22 +175,22 @@ def carry(s: dict) -> list[dict]:
     if not w["pot"]:
         return []
     return [rule("war.wager_chips_carry", battle=s["battle"], chips=w["pot"]),
-            log("carry", f"The {_chips(w['pot'])} in the chip pot stay for the next battle too.",
+            log("carry", N_("The {stake} in the chip pot stay for the next battle too.").format(stake=_chips(w["pot"])),
                 battle=s["battle"], chips=w["pot"])]
 
 
-def time_up(s: dict, active: list[int]) -> list[dict]:
+def time_up(s: dict, still_in: list[int]) -> list[dict]:
     """The clock ran out mid-battle: the chips the players still in put in
     during this battle go back to them; carried chips and the chips of a
     player knocked out in this battle stay in the pot, for nobody."""
     w = s["wager"]
-    back = [w["paid"][p] if p in active else 0 for p in range(len(s["names"]))]
+    back = [w["paid"][p] if p in still_in else 0 for p in range(len(s["names"]))]
     for p, amount in enumerate(back):
         w["chips"][p] += amount
         w["pot"] -= amount
     w["paid"], w["bet"] = [0] * len(s["names"]), None
-    return [rule("war.wager_time_up", battle=s["battle"], seats=active,
-                 returned=[back[p] for p in active], left=w["pot"])]
+    return [rule("war.wager_time_up", battle=s["battle"], seats=still_in,
+                 returned=[back[p] for p in still_in], left=w["pot"])]
 
 
 def end(s: dict, res: dict) -> list[dict]:
@@ -285,47 +273,46 @@ def actions(s: dict, seat: int) -> list[dict]:
         return []
     listed = []
     if bet["raise"] is None:
-        listed.append(label({"type": "check"}, "Check"))
+        listed.append(label({"type": "check"}, N_("Check")))
     else:
-        listed.append(label({"type": "call"}, f"Call {_chips(to_call(s))}"))
+        listed.append(label({"type": "call"}, N_("Call {stake}").format(stake=_chips(to_call(s)))))
     for double, amount in _raises(s, seat):
-        text = f"Raise to {_chips(amount)}"
-        if double:
-            text += " (Double Stakes)"
+        text = (N_("Raise to {stake} (Double Stakes)") if double else N_("Raise to {stake}")).format(
+            stake=_chips(amount))
         listed.append(label({"type": "raise", "double": double}, text))
-    listed.append(label({"type": "fold"}, "Fold"))
+    listed.append(label({"type": "fold"}, N_("Fold")))
     return listed
 
 
-def act(s: dict, seat: int, action: dict) -> list[dict]:
+def act(s: dict, seat: int, action: dict, battle_core: BattleCore) -> list[dict]:
     """One betting move by `seat` (the action's fields are already checked)."""
     if "wager" not in s:
-        _fail("illegal", "There are no chips in this game.")
+        fail("illegal", N_("There are no chips in this game."))
     kind = action["type"]
     if kind == "raise" and not isinstance(action["double"], bool):
-        _fail("illegal", "Double Stakes is either used (true) or not (false).")
+        fail("illegal", N_("Double Stakes is either used (true) or not (false)."))
     w = s["wager"]
     bet = w["bet"]
     if bet is None:
-        _fail("not_your_turn", "There is nothing to bet on now: players bet only in a war, before its cards go down.")
+        fail("not_your_turn", N_("There is nothing to bet on now: players bet only in a war, before its cards go down."))
     if bet["queue"][0] != seat:
         if seat in bet["in"]:
-            _fail("not_your_turn", f"It is {_name(s, bet['queue'][0])}'s turn to bet.")
-        _fail("not_your_turn", "You are not betting in this war.")
+            fail("not_your_turn", N_("It is {name}'s turn to bet.").format(name=name(s, bet["queue"][0])))
+        fail("not_your_turn", N_("You are not betting in this war."))
     battle, stage = s["battle"], s["stage"]
     entries = []
     if kind == "check":
         if bet["raise"] is not None:
-            _fail("illegal", f"You cannot check after a raise: call {_chips(to_call(s))} or fold.")
-        entries.append(log("bet", f"{_name(s, seat)} checks.", battle=battle, stage=stage, seat=seat,
+            fail("illegal", N_("You cannot check after a raise: call {stake} or fold.").format(stake=_chips(to_call(s))))
+        entries.append(log("bet", N_("{name} checks.").format(name=name(s, seat)), battle=battle, stage=stage, seat=seat,
                            move="check", amount=0))
         bet["queue"].pop(0)
     elif kind == "call":
         if bet["raise"] is None:
-            _fail("illegal", "There is no raise to call: check instead.")
+            fail("illegal", N_("There is no raise to call: check instead."))
         amount = to_call(s)
         _pay(s, seat, amount)
-        entries.append(log("bet", f"{_name(s, seat)} calls {_chips(amount)}.", battle=battle, stage=stage,
+        entries.append(log("bet", N_("{name} calls {stake}.").format(name=name(s, seat), stake=_chips(amount)), battle=battle, stage=stage,
                            seat=seat, move="call", amount=amount, pot=w["pot"]))
         bet["queue"].pop(0)
     elif kind == "raise":
@@ -333,21 +320,21 @@ def act(s: dict, seat: int, action: dict) -> list[dict]:
     else:
         entries += _fold(s, seat)
     bet["moves"] += 1
-    return entries + _next(s)
+    return entries + _next(s, battle_core)
 
 
 def _raise(s: dict, seat: int, double: bool) -> list[dict]:
     w = s["wager"]
     bet = w["bet"]
     if bet["raise"] is not None:
-        _fail("illegal", "There has already been a raise in this war: call it or fold.")
+        fail("illegal", N_("There has already been a raise in this war: call it or fold."))
     offered = dict(_raises(s, seat))
     if not offered:
-        _fail("illegal", "Nobody can raise now: a player in this war has no chips left to call with.")
+        fail("illegal", N_("Nobody can raise now: a player in this war has no chips left to call with."))
     if double not in offered:
         if double:
-            _fail("illegal", "You have no Double Stakes left, or it would not raise any more here.")
-        _fail("illegal", "Your Double Stakes doubles your raise this battle.")
+            fail("illegal", N_("You have no Double Stakes left, or it would not raise any more here."))
+        fail("illegal", N_("Your Double Stakes doubles your raise this battle."))
     amount = offered[double]
     wanted = s["options"]["raise_amount"] * (2 if double else 1)
     entries = []
@@ -367,8 +354,8 @@ def _raise(s: dict, seat: int, double: bool) -> list[dict]:
     at = bet["order"].index(seat)
     round_ = bet["order"][at + 1:] + bet["order"][:at]
     bet["queue"] = [p for p in round_ if p in bet["in"]]
-    with_double = " with Double Stakes" if double else ""
-    entries.append(log("bet", f"{_name(s, seat)} raises to {_chips(amount)}{with_double}.",
+    text = N_("{name} raises to {stake} with Double Stakes.") if double else N_("{name} raises to {stake}.")
+    entries.append(log("bet", text.format(name=name(s, seat), stake=_chips(amount)),
                        battle=s["battle"], stage=s["stage"], seat=seat, move="raise", amount=amount,
                        double=double, pot=w["pot"]))
     return entries
@@ -381,16 +368,16 @@ def _fold(s: dict, seat: int) -> list[dict]:
     bet["in"].remove(seat)
     w["folded"].append(seat)
     cards_in = sum(1 for item in s["pot"] if item["seat"] == seat)
-    return [log("bet", f"{_name(s, seat)} folds and leaves the war: their {cards_in} cards in the pot "
-                       f"and {_chips(w['paid'][seat])} stay for the winner.",
+    return [log("bet", N_("{name} folds and leaves the war: their {n} cards in the pot "
+                          "and {stake} stay for the winner.").format(name=name(s, seat), n=cards_in,
+                                                                     stake=_chips(w["paid"][seat])),
                 battle=s["battle"], stage=s["stage"], seat=seat, move="fold", amount=0),
             rule("war.wager_fold", battle=s["battle"], stage=s["stage"], seat=seat, cards=cards_in,
                  chips=w["paid"][seat])]
 
 
-def _next(s: dict) -> list[dict]:
+def _next(s: dict, battle_core: BattleCore) -> list[dict]:
     """After a betting move: all but one folded, betting over, or the next player's turn."""
-    E = _engine()
     w = s["wager"]
     bet = w["bet"]
     battle, stage = s["battle"], s["stage"]
@@ -400,12 +387,12 @@ def _next(s: dict) -> list[dict]:
         s["participants"], s["taps"] = [winner], [winner]
         entries = [rule("war.wager_all_fold", battle=battle, stage=stage, seat=winner,
                         folded=list(w["folded"]))]
-        return entries + E._take_pot(s, winner) + E._finish_battle(s)
+        return entries + battle_core.take_pot(s, winner) + battle_core.finish_battle(s)
     if bet["queue"]:
         return []
     w["bet"] = None
     s["participants"], s["taps"] = list(bet["in"]), []
-    text = f"Bets are in: {_names(s, bet['in'])} put up their war cards."
+    text = N_("Bets are in: {names} put up their war cards.").format(names=names(s, bet["in"]))
     return [log("bet", text, battle=battle, stage=stage, seats=list(bet["in"]), move="done", pot=w["pot"])]
 
 
@@ -444,18 +431,19 @@ def prompt_for(s: dict, viewer) -> dict | None:
     if bet is None or s["status"] != "playing":
         return None
     turn = bet["queue"][0]
-    E = _engine()
-    if E._is_seat(s, viewer) and E._is_out(s, viewer):
-        return prompt([turn], "You are out of the game")
+    if is_seat(s, viewer) and is_out(s, viewer):
+        return prompt([turn], N_("You are out of the game"))
     if viewer == turn:
         owed = to_call(s)
-        text = (f"War! Your bet: call {_chips(owed)} or fold" if owed
-                else "War! Your bet: check, raise or fold")
         speed = s["autoplay"][viewer]
         if speed:
-            text += f" (auto-play will {'call or fold' if owed else 'check'} for you at speed {speed})"
-        return prompt([turn], text)
-    return prompt([turn], f"War! Waiting for {_name(s, turn)} to bet")
+            text = (N_("War! Your bet: call {stake} or fold (auto-play will call or fold for you at speed {speed})")
+                    if owed else
+                    N_("War! Your bet: check, raise or fold (auto-play will check for you at speed {speed})"))
+        else:
+            text = N_("War! Your bet: call {stake} or fold") if owed else N_("War! Your bet: check, raise or fold")
+        return prompt([turn], text.format(stake=_chips(owed), speed=speed))
+    return prompt([turn], N_("War! Waiting for {name} to bet").format(name=name(s, turn)))
 
 
 def auto_move(s: dict, seat: int) -> dict:
@@ -480,64 +468,133 @@ def timers(s: dict, delays: dict) -> list[dict]:
              "actor": seat, "action": auto_move(s, seat), "pace": True}]
 
 
+# How often each level bets carelessly on purpose: any listed move (a fold with nothing
+# owed, say) instead of its judgement. Hard never does.
+SLIPS = {"easy": 0.5, "standard": 0.2, "hard": 0.0}
+
+
 def bot(view: dict, actions: list[dict], rng) -> dict | None:
     """A computer's bet, from its own view only (public facts: the pots, every
-    bankroll, every deck's size, the face-up cards; never a hidden card).
+    bankroll, every deck's size, the face-up cards; never a hidden card). A war's
+    next cards are unseen by everyone, so a hand's strength is what the view shows:
+    its chance in the war (one in the players still in, more when it could survive
+    another tie and a rival could not), its chips against the rivals', and the pot.
 
-    easy      never raises; folds often (a fifth of the time with nothing
-              owed, half the time facing a raise).
-    standard  never raises; checks, and calls a raise when its own face-up
-              card is high or the call is small next to its bankroll, keeping
-              enough chips for the next ante.
-    hard      weighs the pot against the call (pot odds, its share of the
-              war) and the depth of its deck against the others'; raises
-              when it is strong and uses its Double Stakes on a big pot.
+    Its judgement (`_judge`): never fold with nothing owed; call a raise unless the call
+    would leave no ante and the pot is not worth that risk; raise when not already
+    well ahead in chips, or when a lost war would leave a rival bankrupt, with Double
+    Stakes on a big pot. Easy bets carelessly half the time (any listed move), standard
+    one time in five (`SLIPS`), hard never.
     """
-    by_type = {}
-    for a in actions:
+    if not any(a["type"] in FIELDS for a in actions):
+        return None
+    pub = view["public"]
+    level = pub.get("options", {}).get("computer_level") or pub["wager"]["level"]
+    listed = [a for a in actions if a["type"] in FIELDS]
+    if rng.random() < SLIPS.get(level, 0.0):
+        return rng.choice(listed)
+    return _judge(view, listed)
+
+
+def _judge(view: dict, listed: list[dict]) -> dict:
+    by_type: dict = {}
+    for a in listed:
         by_type.setdefault(a["type"], []).append(a)
     pub = view["public"]
     w = pub["wager"]
     bet = w["betting"]
     seat = view["private"]["seat"]
-    level = pub.get("options", {}).get("computer_level") or w["level"]
     chips = w["chips"][seat]
     owed = bet["to_call"]
     fold = by_type["fold"][0]
     calm = (by_type.get("check") or by_type.get("call"))[0]
-    raises = sorted(by_type.get("raise", []), key=lambda a: a["double"])
-    if level == "easy":
-        if rng.random() < (0.5 if owed else 0.2):
-            return fold
-        return calm
-    up = max((c["rank"] for c in view["private"].get("in_play", [])[-1:]), default=2)
-    if owed and chips - owed < w["ante"]:
-        return fold                               # calling would leave no ante
-    if level == "standard":
-        if not owed:
-            return calm
-        return calm if up >= 9 or owed * 4 <= chips else fold
-    # hard: public strength
     rivals = [p for p in bet["in"] if p != seat]
     decks = {p["seat"]: p["cards"] for p in pub["players"]}
-    mine = decks[seat]
-    depth = min(decks[p] for p in rivals)
-    pot_cards = pub["pot_count"]
-    even = share = 1 / len(bet["in"])
-    # Each player still in puts up 4 more cards now; whoever is left with
-    # fewer than 4 cannot survive another tie.
+    mine, depth = decks[seat], min(decks[p] for p in rivals)
+    share = 1 / len(bet["in"])
+    # Each player still in puts up 4 more cards now: who is then left with fewer than 4
+    # cannot survive another tie.
     if depth - 4 < 4 <= mine - 4:
         share = min(1.0, share * 1.6)
     elif mine - 4 < 4 <= depth - 4:
         share *= 0.6
-    value = w["pot"] + owed * len(rivals) + pot_cards * 2
     if owed:
-        return calm if share * value >= owed or owed * 5 <= chips else fold
-    strong = share > even or pot_cards >= 10 or (mine >= 1.5 * depth and mine >= 8)
-    if raises and strong and chips >= 3 * w["raise_amount"]:
-        doubled = [a for a in raises if a["double"]]
-        if doubled and (pot_cards >= 12 or w["doubled"][seat]):
-            return doubled[0]
-        plain = [a for a in raises if not a["double"]]
-        return (plain or doubled)[0]
-    return calm
+        if chips - owed >= w["ante"]:
+            return calm
+        # Calling would leave no ante: worth it only when the pot pays for the risk.
+        return calm if share * (w["pot"] + owed) >= chips else fold
+    raises = sorted(by_type.get("raise", []), key=lambda a: a["double"])
+    if not raises:
+        return calm
+    richest = max(w["chips"][p] for p in rivals)
+    poorest = min(w["chips"][p] for p in rivals)
+    amount = w["raise_amount"]
+    breaks = poorest - amount < w["ante"]           # a lost war would bankrupt a rival
+    if chips < 3 * amount or (chips > 1.25 * richest and not breaks) or share < 1 / len(bet["in"]):
+        return calm
+    doubled = [a for a in raises if a["double"]]
+    if doubled and (w["doubled"][seat] or pub["pot_count"] >= 12 or w["pot"] >= 40):
+        return doubled[0]
+    plain = [a for a in raises if not a["double"]]
+    return (plain or doubled)[0]
+
+
+# --------------------------------------------------------------------------
+# The variant: where engine.py's battle calls in
+
+class Wager(Variant):
+    """Wager Battle's chips on top of the battle core (modes `wager`, `power_wager`)."""
+    moves = FIELDS
+    log_kinds = LOG_KINDS
+    state_key = "wager"
+
+    def on_deal(self, s: dict, computers: list[int]) -> None:
+        if s["options"]["mode"] in MODES:
+            setup(s)
+
+    def copy_into(self, source: dict, target: dict) -> None:
+        target["wager"] = copy(source["wager"])
+
+    def battle_stakes(self, s: dict) -> list[dict]:
+        return start_battle(s, self.battle_core)   # may knock out (bankrupt) or end the game
+
+    def blocks_reveals(self, s: dict) -> bool:
+        return s["wager"]["bet"] is not None   # a war stage's bets come before its cards
+
+    def before_reveal(self, s: dict, seat: int) -> None:
+        before_reveal(s, seat)
+
+    def on_war(self, s: dict, seats: list[int]) -> list[dict]:
+        return open_betting(s, seats)
+
+    def on_carry(self, s: dict) -> list[dict]:
+        return carry(s)
+
+    def on_take(self, s: dict, winner: int) -> list[dict]:
+        return take_chips(s, winner)
+
+    def on_time_up(self, s: dict, still_in: list[int]) -> list[dict]:
+        return time_up(s, still_in)
+
+    def on_end(self, s: dict, result: dict) -> list[dict]:
+        return end(s, result)
+
+    def apply(self, s: dict, seat: int, action: dict) -> list[dict]:
+        return act(s, seat, action, self.battle_core)
+
+    def actions(self, s: dict, seat: int) -> list[dict]:
+        return actions(s, seat)
+
+    def prompt(self, s: dict, viewer) -> dict | None:
+        return prompt_for(s, viewer)
+
+    def public(self, s: dict, pub: dict) -> None:
+        public(s, pub)
+
+    def autoplay_timers(self, s: dict, delays: dict) -> list[dict]:
+        return timers(s, delays)
+
+    def bot(self, view: dict, actions: list[dict], rng) -> dict | None:
+        if not any(action.get("type") in FIELDS for action in actions):
+            return None
+        return bot(view, actions, rng)

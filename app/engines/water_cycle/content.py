@@ -3,6 +3,7 @@ validates every file): card names and texts, the Crisis cards, the built-in
 trivia bank, and what a computer player "knows" of it."""
 from __future__ import annotations
 
+from ..text import N_
 from . import trivia
 
 TRIVIA_VERSION, QUESTIONS = trivia.load_builtin()
@@ -20,9 +21,9 @@ LEGEND = {c["kind"]: {"name": c["name"], "text": c["text"], "fact": c["fact"], "
           for group in ("resources", "weather") for c in CARDS[group]}
 LEGEND["emergency"] = dict(CARDS["emergency"], group="emergency")
 LEGEND["collapse"] = dict(CARDS["collapse"], group="collapse")
-LEGEND["crisis"] = {"name": "Crisis", "group": "crisis",
-                    "text": "A water disaster: pick cards, explain how they help, and the others judge.",
-                    "fact": "Every Crisis card is a real kind of water emergency."}
+LEGEND["crisis"] = {"name": N_("Crisis"), "group": "crisis",
+                    "text": N_("A water disaster: pick cards, explain how they help, and the others judge."),
+                    "fact": N_("Every Crisis card is a real kind of water emergency.")}
 CARD_NAMES = {kind: entry["name"] for kind, entry in LEGEND.items()}
 assert set(CARD_ORDER) <= set(CARD_NAMES)
 
@@ -34,14 +35,15 @@ ANSWERS = {q["question"]: q["answer"] for q in QUESTIONS}
 def bank_problems(questions) -> list[str]:
     """Why a teacher's bank (already parsed from CSV) cannot be used; [] when it can."""
     if not isinstance(questions, list) or not questions:
-        return ["it has no questions"]
+        return [N_("it has no questions")]
     problems, ids = [], set()
     for q in questions:
         found = trivia.question_problems(q, uploaded=True)
         if found:
-            problems.append(f"question {q.get('id', '?') if isinstance(q, dict) else '?'}: " + "; ".join(found))
+            problems.append(N_("question {id}: {problems}").format(id=q.get("id", "?") if isinstance(q, dict) else "?",
+                                                                  problems="; ".join(found)))
         elif q["id"] in ids:
-            problems.append(f"question {q['id']} appears twice")
+            problems.append(N_("question {id} appears twice").format(id=q["id"]))
         else:
             ids.add(q["id"])
     return problems

@@ -7,6 +7,7 @@ part (its Crisis explanation is shown even when hidden from the board).
 """
 from __future__ import annotations
 
+from ..text import N_, NP_
 from .engine import GOAL, join_names
 
 
@@ -17,36 +18,40 @@ def figures(table: dict) -> dict:
     players = public["players"]
     leader = max(players, key=lambda p: (p["trophies"], -p["seat"]))
     progress = {"value": min(leader["trophies"], GOAL), "goal": GOAL,
-                "label": f"{leader['name']} has {leader['trophies']} of {GOAL} trophies",
-                "detail": f"Turn {public['turn_no']} \u00b7 Boss {public['boss']['hp']} HP"}
+                "label": NP_("{name} has {n} of {goal} trophy", "{name} has {n} of {goal} trophies", GOAL).format(
+                    name=leader["name"], n=leader["trophies"], goal=GOAL),
+                "detail": N_("Turn {turn} \u00b7 Boss {hp} HP").format(turn=public["turn_no"], hp=public["boss"]["hp"])}
     turn = None
     crisis = public.get("crisis")
     if public["status"] == "playing":
         waiting = [players[s]["name"] for s in public["waiting_for"]]
         if crisis and crisis["stage"] == "review":
-            text = "Waiting for you to accept or reject a Crisis answer"
+            text = N_("Waiting for you to accept or reject a Crisis answer")
         elif crisis and crisis["stage"] == "vote":
-            text = f"Voting: waiting for {join_names(waiting)}"
+            text = N_("Voting: waiting for {names}").format(names=join_names(waiting))
         else:
-            text = f"Waiting for {join_names(waiting)}"
+            text = N_("Waiting for {names}").format(names=join_names(waiting))
         turn = {"seats": list(public["waiting_for"]), "names": waiting, "text": text}
-    scores = [{"seat": p["seat"], "score": p["trophies"], "label": f"{p['trophies']} trophies", "out": False}
+    scores = [{"seat": p["seat"], "score": p["trophies"], "out": False,
+               "label": NP_("{n} trophy", "{n} trophies", p["trophies"]).format(n=p["trophies"])}
               for p in players]
     alerts = []
     if crisis and crisis["stage"] in ("vote", "review"):
         who = players[crisis["seat"]]["name"]
         alerts.append({"kind": "crisis_review" if crisis["stage"] == "review" else "crisis_vote",
                        "level": "attention" if crisis["stage"] == "review" else "info",
-                       "text": (f"{who}'s answer to {crisis['crisis']['name']} needs your decision"
+                       "text": (N_("{name}'s answer to {crisis} needs your decision").format(
+                                    name=who, crisis=crisis["crisis"]["name"])
                                 if crisis["stage"] == "review"
-                                else f"Vote on {who}'s answer to {crisis['crisis']['name']}: "
-                                     f"{crisis['up']} up, {crisis['down']} down")})
+                                else N_("Vote on {name}'s answer to {crisis}: {up} up, {down} down").format(
+                                    name=who, crisis=crisis["crisis"]["name"], up=crisis["up"],
+                                    down=crisis["down"]))})
     return {"progress": progress, "turn": turn, "scores": scores, "alerts": alerts,
             "queue": queue(table.get("facilitator"))}
 
 
-MODE_TEXT = {"players": "the players' vote decides", "confirm": "the players vote, then you confirm",
-             "teacher": "you decide"}
+MODE_TEXT = {"players": N_("the players' vote decides"), "confirm": N_("the players vote, then you confirm"),
+             "teacher": N_("you decide")}
 
 
 def queue(teacher: dict | None) -> list[dict]:
@@ -63,16 +68,20 @@ def queue(teacher: dict | None) -> list[dict]:
     voted = len(crisis["voted"])
     voters = len(crisis["voters"])
     if crisis["stage"] == "vote":
-        tally = f"{crisis['up']} up, {crisis['down']} down ({voted} of {voters} voted so far)"
+        tally = N_("{up} up, {down} down ({voted} of {voters} voted so far)").format(
+            up=crisis["up"], down=crisis["down"], voted=voted, voters=voters)
     else:
-        outcome = {True: "passed", False: "failed"}.get(crisis.get("vote_passed"))
-        tally = (f"{crisis['up']} up, {crisis['down']} down: the vote {outcome}" if outcome
-                 else f"{crisis['up']} up, {crisis['down']} down")
-    explained = f"{who}'s explanation" + (" (hidden from the board and the other phones)" if crisis["hidden"] else "")
+        outcome = {True: N_("{up} up, {down} down: the vote passed"),
+                   False: N_("{up} up, {down} down: the vote failed")}.get(crisis.get("vote_passed"))
+        tally = (outcome or N_("{up} up, {down} down")).format(up=crisis["up"], down=crisis["down"])
+    explained = (N_("{name}'s explanation (hidden from the board and the other phones)") if crisis["hidden"]
+                 else N_("{name}'s explanation")).format(name=who)
     return [
-        {"title": f"Crisis: {crisis['crisis']['name']}", "detail": crisis["crisis"].get("scenario", ""), "quote": None},
+        {"title": N_("Crisis: {crisis}").format(crisis=crisis["crisis"]["name"]),
+         "detail": crisis["crisis"].get("scenario", ""), "quote": None},
         {"title": explained, "detail": "", "quote": crisis["explanation"] or ""},
-        {"title": "Cards spent", "detail": ", ".join(names) if names else "none", "quote": None},
-        {"title": "Vote", "detail": f"{tally} · {MODE_TEXT.get(crisis['mode'], crisis['mode'])}",
+        {"title": N_("Cards spent"), "detail": ", ".join(names) if names else N_("none"), "quote": None},
+        {"title": N_("Vote"), "detail": N_("{tally} · {mode}").format(tally=tally,
+                                                                    mode=MODE_TEXT.get(crisis["mode"], crisis["mode"])),
          "quote": None},
     ]

@@ -18,7 +18,10 @@ A question is a dict with exactly these keys::
      "difficulty": "easy" | "medium" | "hard", "topic": "processes"}
 
 Uploaded questions have the same shape, with ids "u001", "u002", ... and
-difficulty "custom" (allowed only for uploaded questions).
+difficulty "custom" (allowed only for uploaded questions), plus a "language"
+key: the base code of the language the question is written in ("en", "es"), or
+None when it suits any language. (Banks uploaded before the key existed lack it:
+an uploaded question may have it or not.)
 
 Teacher's question file (CSV)
 -----------------------------
@@ -37,6 +40,11 @@ any order. Columns:
     explanation  one sentence shown after the question is answered (required)
     topic        a short label such as "rivers" (optional column; an empty
                  cell becomes "custom")
+    language     the language the question is written in (optional column):
+                 a code such as "en" or "es", not case-sensitive; "es-MX" counts
+                 as "es". An empty cell means the question suits any language.
+                 A table or class then asks the questions in its own language
+                 plus the ones without a language (app/service/banks.py).
 
 Other columns are ignored. Blank rows are skipped. Every question needs four
 different options. Text may not contain "<" or ">" (HTML is not allowed) or
@@ -45,7 +53,9 @@ topics at most 40. A file may hold at most 500 questions and be at most
 200 kB. The same question may not appear twice (capital letters and spacing
 are ignored when comparing).
 
-``parse_csv(text)`` returns (questions, errors). ``errors`` lists every
+``parse_csv(text, languages=...)`` returns (questions, errors); `languages` are the
+codes the app has (the platform passes app.i18n.languages(); by default the
+languages this game has a catalog for). ``errors`` lists every
 problem as (line, reason), with the line as a spreadsheet shows it (the
 header is line 1; line 0 means the file as a whole). If there is any error
 the caller refuses the whole file.
@@ -58,6 +68,7 @@ import re
 from pathlib import Path
 
 from ..datafile import read_json, text_problem
+from ..text import N_, NP_
 
 DATA = Path(__file__).with_name("data")
 TRIVIA_PATH = DATA / "trivia.json"
@@ -80,7 +91,10 @@ CSV_MAX_CHARS = 200_000
 FILE_LINE = 0  # the line number used for problems with the whole file
 
 CSV_REQUIRED = ("question", *OPTION_COLUMNS, "correct", "explanation")
-CSV_OPTIONAL = ("topic",)
+CSV_OPTIONAL = ("topic", "language")
+LANGUAGE_FIELD = "language"      # an uploaded question's optional key: a base code, or None
+TRIVIA_MIN = 1                   # the fewest questions a bank needs (they are reshuffled when used up)
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}$")
 
 CRISIS_FIELDS = ("id", "name", "scenario", "question", "ideas")
 CRISES_MIN = 8
@@ -92,12 +106,14 @@ WEATHER_KINDS = (
 CARD_FIELDS = ("kind", "name", "text", "fact")
 SINGLE_CARD_FIELDS = ("name", "text", "fact")
 
-CSV_COLUMNS_HELP = (
+CSV_COLUMNS_HELP = N_(
     "Upload a CSV file (save your spreadsheet as \"CSV UTF-8\"). The first row must name the "
     "columns: question, option_a, option_b, option_c, option_d, correct, explanation and, "
     "if you like, topic. Columns can be in any order. In the correct column write A, B, C or D, "
     "or 1 to 4, or copy the text of the right option. Each question needs four different options "
-    "and a one-sentence explanation. Do not use < or >. Up to 500 questions. If any row has a "
+    "and a one-sentence explanation. If you like, add a language column with the language of each question "
+    "(a code such as en or es): a table asks the questions in its own language and those with no language. "
+    "Do not use < or >. Up to 500 questions. If any row has a "
     "problem, nothing is saved and every problem is listed with its line number."
 )
 
@@ -117,25 +133,26 @@ def question_problems(q: dict, *, uploaded: bool = False) -> list[str]:
     `uploaded` allows the difficulty "custom" (teacher uploads only).
     """
     if not isinstance(q, dict):
-        return ["the question is not an object"]
-    if set(q) != set(QUESTION_FIELDS):
+        return [N_("the question is not an object")]
+    fields = set(q) - ({LANGUAGE_FIELD} if uploaded else set())
+    if fields != set(QUESTION_FIELDS):
         missing = [f for f in QUESTION_FIELDS if f not in q]
-        extra = sorted(str(k) for k in q if k not in QUESTION_FIELDS)
+        extra = sorted(str(k) for k in fields if k not in QUESTION_FIELDS)
         parts = []
         if missing:
-            parts.append("missing " + ", ".join(missing))
+            parts.append(N_("missing {fields}").format(fields=", ".join(missing)))
         if extra:
-            parts.append("unexpected " + ", ".join(extra))
-        return ["the fields are wrong: " + "; ".join(parts)]
+            parts.append(N_("unexpected {fields}").format(fields=", ".join(extra)))
+        return [N_("the fields are wrong: {problems}").format(problems="; ".join(parts))]
     problems = []
     if not isinstance(q["id"], str) or not q["id"].strip():
-        problems.append("id is not a non-empty string")
+        problems.append(N_("id is not a non-empty string"))
     problem = text_problem(q["question"], "question", QUESTION_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
     options = q["options"]
     if not isinstance(options, list) or len(options) != 4:
-        problems.append("there must be exactly four options")
+        problems.append(N_("there must be exactly four options"))
     else:
         for column, option in zip(OPTION_COLUMNS, options):
             problem = text_problem(option, column, OPTION_MAX, strict=not uploaded)
@@ -143,19 +160,23 @@ def question_problems(q: dict, *, uploaded: bool = False) -> list[str]:
                 problems.append(problem)
         texts = [_fold(o) for o in options if isinstance(o, str) and o.strip()]
         if len(set(texts)) != len(texts):
-            problems.append("two options are the same")
+            problems.append(N_("two options are the same"))
     answer = q["answer"]
     if isinstance(answer, bool) or not isinstance(answer, int) or not 0 <= answer <= 3:
-        problems.append("answer must be a whole number from 0 to 3")
+        problems.append(N_("answer must be a whole number from 0 to 3"))
     problem = text_problem(q["explanation"], "explanation", EXPLANATION_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
     allowed = DIFFICULTIES + ((UPLOAD_DIFFICULTY,) if uploaded else ())
     if q["difficulty"] not in allowed:
-        problems.append(f"difficulty {q['difficulty']!r} is not one of {', '.join(allowed)}")
+        problems.append(N_("difficulty {value} is not one of {allowed}").format(value=repr(q["difficulty"]),
+                                                                               allowed=", ".join(allowed)))
     problem = text_problem(q["topic"], "topic", TOPIC_MAX, strict=not uploaded)
     if problem:
         problems.append(problem)
+    language = q.get(LANGUAGE_FIELD)
+    if language is not None and not (isinstance(language, str) and _LANGUAGE_CODE.match(language)):
+        problems.append(N_("language {value} is not a language code such as en or es").format(value=repr(language)))
     return problems
 
 
@@ -265,46 +286,66 @@ def _correct_index(value: str, options: list[str]) -> int | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def parse_csv(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
+def game_languages() -> tuple[str, ...]:
+    """English and every language this game has a catalog for (the default for parse_csv)."""
+    found = sorted(p.name for p in (Path(__file__).with_name("translations")).glob("*")
+                   if p.is_dir() and p.name != "en")
+    return ("en", *found)
+
+
+def _language(value: str, languages) -> tuple[str | None, bool]:
+    """A language cell -> (base code or None when blank, whether the app has it)."""
+    if not value:
+        return None, True
+    base = value.lower().replace("_", "-").split("-")[0].strip()
+    return base, base in languages
+
+
+def parse_csv(text: str, languages=None) -> tuple[list[dict], list[tuple[int, str]]]:
     """A teacher's question file -> (questions, errors); see the module docstring for the columns.
 
     `errors` holds (line, reason) for every problem found, line 1 being the header
     and line 0 the file as a whole. The questions are only usable if errors is empty.
+    `languages` are the codes a language cell may name (default: game_languages()).
     """
+    languages = tuple(languages) if languages else game_languages()
     if not isinstance(text, str):
-        return [], [(FILE_LINE, "the file is not text")]
+        return [], [(FILE_LINE, N_("the file is not text"))]
     if len(text) > CSV_MAX_CHARS:
-        return [], [(FILE_LINE, f"the file is larger than {CSV_MAX_CHARS // 1000} kB")]
+        return [], [(FILE_LINE, N_("the file is larger than {n} kB").format(n=CSV_MAX_CHARS // 1000))]
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        return [], [(FILE_LINE, "the file is empty")]
+        return [], [(FILE_LINE, N_("the file is empty"))]
     try:
         records = list(csv.reader(io.StringIO(text, newline=""), strict=True))
     except csv.Error as exc:
-        return [], [(FILE_LINE, f"the file is not valid CSV ({exc})")]
+        return [], [(FILE_LINE, N_("the file is not valid CSV ({error})").format(error=exc))]
 
     # Line numbers are spreadsheet rows: every record counts, blank ones too.
     rows = [(n, r) for n, r in enumerate(records, 1) if any(cell.strip() for cell in r)]
     if not rows:
-        return [], [(FILE_LINE, "the file is empty")]
+        return [], [(FILE_LINE, N_("the file is empty"))]
     header_line, header = rows[0]
     names = [h.strip().lower() for h in header]
     errors: list[tuple[int, str]] = []
     doubled = sorted({n for n in names if n and names.count(n) > 1})
     if doubled:
-        errors.append((header_line, "the header names a column twice: " + ", ".join(doubled)))
+        errors.append((header_line,
+                       N_("the header names a column twice: {columns}").format(columns=", ".join(doubled))))
     missing = [c for c in CSV_REQUIRED if c not in names]
     if missing:
-        errors.append((header_line, "the header row is missing the column"
-                       + ("s " if len(missing) > 1 else " ") + ", ".join(missing)))
+        errors.append((header_line, NP_("the header row is missing the column {columns}",
+                                        "the header row is missing the columns {columns}",
+                                        len(missing)).format(columns=", ".join(missing))))
     if errors:
         return [], errors
     body = rows[1:]
     if not body:
-        return [], [(FILE_LINE, "the file has a header row but no questions")]
+        return [], [(FILE_LINE, N_("the file has a header row but no questions"))]
     if len(body) > CSV_MAX_ROWS:
-        return [], [(FILE_LINE, f"the file has {len(body)} questions; the limit is {CSV_MAX_ROWS}")]
+        return [], [(FILE_LINE, N_("the file has {n} questions; the limit is {limit}").format(n=len(body),
+                                                                                         limit=CSV_MAX_ROWS))]
 
     col = {name: names.index(name) for name in (*CSV_REQUIRED, *CSV_OPTIONAL) if name in names}
     questions: list[dict] = []
@@ -314,16 +355,23 @@ def parse_csv(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
         row_errors: list[str] = []
         extra = [c for c in record[len(names):] if c.strip()]
         if extra:
-            row_errors.append(f"the row has more cells ({len(record)}) than the header has columns ({len(names)})")
+            row_errors.append(N_("the row has more cells ({cells}) than the header has columns ({columns})").format(
+                cells=len(record), columns=len(names)))
         options = [cells[c] for c in OPTION_COLUMNS]
         answer = None
         if not cells["correct"]:
-            row_errors.append("correct is empty")
+            row_errors.append(N_("correct is empty"))
         else:
             answer = _correct_index(cells["correct"], options)
             if answer is None:
-                row_errors.append(f"the correct option \"{cells['correct']}\" is not A, B, C or D "
-                                  "(or 1 to 4, or the exact text of one of the options)")
+                row_errors.append(N_("the correct option \"{value}\" is not A, B, C or D "
+                                     "(or 1 to 4, or the exact text of one of the options)").format(
+                    value=cells["correct"]))
+        language, known = _language(cells.get(LANGUAGE_FIELD, ""), languages)
+        if not known:
+            row_errors.append(N_("the language \"{value}\" is not one the app has: write {codes}, "
+                                 "or leave the cell empty for any language").format(
+                value=cells[LANGUAGE_FIELD], codes=", ".join(languages)))
         q = {
             "id": f"u{number:03d}",
             "question": cells["question"],
@@ -332,12 +380,13 @@ def parse_csv(text: str) -> tuple[list[dict], list[tuple[int, str]]]:
             "explanation": cells["explanation"],
             "difficulty": UPLOAD_DIFFICULTY,
             "topic": cells.get("topic") or "custom",
+            LANGUAGE_FIELD: language if known else None,
         }
         row_errors.extend(question_problems(q, uploaded=True))
         if cells["question"]:
             key = _fold(cells["question"])
             if key in seen:
-                row_errors.append(f"the same question is already on line {seen[key]}")
+                row_errors.append(N_("the same question is already on line {line}").format(line=seen[key]))
             else:
                 seen[key] = line
         if row_errors:

@@ -16,7 +16,8 @@
 // entry is asked only when no field has the focus, no Ctrl or Meta (Command)
 // is held, and Alt is held exactly when the entry says `alt: true`.
 import { h } from "/static/js/dom.js";
-import * as shared from "/static/js/table.js";
+import { refusals } from "/static/js/kit.js";
+import { t } from "/static/js/i18n.js";
 
 const CONFIRM_MS = 4000; // how long "Press R again to restart" waits for the second R
 
@@ -56,14 +57,14 @@ export function onKey(event, payload, ctx) {
 
 // ---------------------------------------------------------------- helpers
 
-function listed(payload, type, extra = {}) {
+export function listed(payload, type, extra = {}) {
   return (payload.actions || []).find((a) => a.type === type
     && Object.entries(extra).every(([k, v]) => a[k] === v));
 }
 
 // Refused moves are said next to the controls (.act-error) for a few seconds,
 // also across re-renders: war.js draws the message from `refusal.text()`.
-const base = shared.refusals(".war-game");
+const base = refusals(".war-game");
 let said = null; // a refusal of our own, when nothing was sent: {text, until}
 export const refusal = {
   text: () => (said && said.until > Date.now() ? said.text : base.text()),
@@ -105,7 +106,7 @@ function cancelRestart() {
 export function askRestart(payload, ctx, { byKey = true } = {}) {
   const restart = listed(payload, "restart");
   if (!restart) {
-    note("A restart is only possible in a game against computer players.");
+    note(t("A restart is only possible in a game against computer players."));
     return;
   }
   if (confirmText()) {
@@ -114,7 +115,7 @@ export function askRestart(payload, ctx, { byKey = true } = {}) {
     return;
   }
   pending = { until: Date.now() + CONFIRM_MS,
-    text: byKey ? "Press R again to restart (Esc cancels)" : "Tap Restart again to restart" };
+    text: byKey ? t("Press R again to restart (Esc cancels)") : t("Tap Restart again to restart") };
   clearTimeout(pendingTimer);
   pendingTimer = setTimeout(() => { pending = null; showConfirm(); }, CONFIRM_MS + 50);
   showConfirm();
@@ -134,7 +135,7 @@ function pauseOrResume(payload, ctx, toggle) {
 const SPEEDS = { Digit1: 1, Digit2: 2, Digit4: 4, Numpad1: 1, Numpad2: 2, Numpad4: 4 };
 
 addKeys([
-  { keys: "Space or Enter", what: "Reveal your next card (or resolve the battle)",
+  { keys: t("Space or Enter"), what: t("Reveal your next card (or resolve the battle)"),
     handle(event, payload, ctx) {
       if (event.key !== " " && event.key !== "Enter") return false;
       if (event.target.closest && event.target.closest("button, a, summary")) return false; // a focused control handles its own key
@@ -142,7 +143,7 @@ addKeys([
       if (action) send(ctx, action);
       return Boolean(action);
     } },
-  { keys: "A", what: "Turn auto-play on (at your last speed) or off",
+  { keys: "A", what: t("Turn auto-play on (at your last speed) or off"),
     handle(event, payload, ctx) {
       if (event.code !== "KeyA" && event.key !== "a" && event.key !== "A") return false;
       const mine = payload.view.private || {};
@@ -151,7 +152,7 @@ addKeys([
       if (action) send(ctx, action);
       return true;
     } },
-  { keys: "Alt+1, Alt+2, Alt+4", what: "Auto-play at speed 1, 2 or 4 (Option on a Mac)", alt: true,
+  { keys: "Alt+1, Alt+2, Alt+4", what: t("Auto-play at speed 1, 2 or 4 (Option on a Mac)"), alt: true,
     // event.code names the physical key: Option+2 on a Mac types "™", but its code is Digit2.
     handle(event, payload, ctx) {
       const speed = SPEEDS[event.code];
@@ -160,7 +161,7 @@ addKeys([
       if (action) send(ctx, action);
       return true;
     } },
-  { keys: "P or Esc", what: "Pause your play (P again resumes); against computers the whole game and its clock pause",
+  { keys: t("P or Esc"), what: t("Pause your play (P again resumes); against computers the whole game and its clock pause"),
     handle(event, payload, ctx) {
       if (event.key === "Escape") {
         if (cancelRestart()) return true; // Esc first cancels a restart being asked for
@@ -170,7 +171,7 @@ addKeys([
       pauseOrResume(payload, ctx, true);
       return true;
     } },
-  { keys: "R, then R again", what: "Restart with a fresh deal (only against computer players)",
+  { keys: t("R, then R again"), what: t("Restart with a fresh deal (only against computer players)"),
     handle(event, payload, ctx) {
       if (event.code !== "KeyR" && event.key !== "r" && event.key !== "R") return false;
       askRestart(payload, ctx, { byKey: true });
@@ -188,12 +189,12 @@ export function controlRow(payload, ctx) {
   const restart = listed(payload, "restart");
   if (!hold && !resume && !restart) return null;
   const pauseButton = hold || resume;
-  return h("div", { class: "war-play-controls", role: "group", "aria-label": "Pause and restart" },
+  return h("div", { class: "war-play-controls", role: "group", "aria-label": t("Pause and restart") },
     h("div", { class: "button-row" },
       pauseButton ? h("button", { type: "button", class: "small war-pause" + (resume ? " primary" : ""),
         dataset: { focusKey: "war-pause" }, "aria-keyshortcuts": resume ? "P" : "P Escape",
         onclick: () => send(ctx, pauseButton) }, pauseButton.label) : null,
       restart ? h("button", { type: "button", class: "small war-restart", dataset: { focusKey: "war-restart" },
-        "aria-keyshortcuts": "R", onclick: () => askRestart(payload, ctx, { byKey: false }) }, "Restart") : null),
+        "aria-keyshortcuts": "R", onclick: () => askRestart(payload, ctx, { byKey: false }) }, t("Restart")) : null),
     h("p", { class: "war-confirm", role: "status", "aria-live": "assertive" }, confirmText()));
 }

@@ -7,40 +7,42 @@
 //                      charges, ready_in, why_not}], counter_window}
 // Every control sends one of payload.actions, exactly as listed.
 import { h } from "/static/js/dom.js";
+import { CARD_FACE, nameOf } from "/static/js/kit.js";
+import { countdown } from "/static/js/countdown.js";
+import { kindIcon } from "/static/games/war/icons.js"; // a power's icon beside its name
+import { lang, t, tn } from "/static/js/i18n.js";
 
 let selected = 0;   // the phone's selected power (index into the loadout), keys 1-5
 
 // Where a power's name may break on a narrow power button (soft hyphens).
 const SOFT = { recovery: "Recov\u00ADery", counter: "Coun\u00ADter", tiebreaker: "Tie\u00ADbreaker",
   momentum: "Mo\u00ADmen\u00ADtum", salvage: "Sal\u00ADvage", redraw: "Re\u00ADdraw", mirror: "Mir\u00ADror" };
-const STEP = { 1: "defense", 2: "counter", 3: "rank change", 4: "replacement", 5: "battle modifier", 6: "post-win" };
-const STATUS = { chosen: "chosen", armed: "set", resolved: "done", canceled: "cancelled", no_effect: "no effect" };
-
-function nameOf(pub, seat) {
-  const p = pub.players.find((x) => x.seat === seat);
-  return p ? p.name : `Seat ${seat + 1}`;
-}
+const STEP = { 1: t("defense"), 2: t("counter"), 3: t("rank change"), 4: t("replacement"), 5: t("battle modifier"), 6: t("post-win") };
+const STATUS = { chosen: t("chosen"), armed: t("set"), resolved: t("done"), canceled: t("cancelled"), no_effect: t("no effect") };
 
 function info(pub, id) {
   return (pub.powers.catalogue || []).find((p) => p.power === id) || { name: id, description: "" };
 }
 
 function numbers(p) {
-  return `${p.cost} energy · ${p.charges} use${p.charges === 1 ? "" : "s"} · cooldown ${p.cooldown}`;
+  return t("{cost} energy", { cost: p.cost }) + " · " + tn("{n} use", "{n} uses", p.charges) + " · "
+    + t("cooldown {n}", { n: p.cooldown });
 }
 
-function energyMeter(value, max, who) {
+function energyMeter(value, max) {
   return h("div", { class: "pw-energy" },
-    h("label", { class: "pw-energy-label" }, `${who}energy `, h("strong", {}, `${value} / ${max}`)),
-    h("meter", { min: 0, max, value, "aria-label": `${who}energy ${value} of ${max}` }));
+    h("label", { class: "pw-energy-label" }, t("Your energy") + " ", h("strong", {}, `${value} / ${max}`)),
+    h("meter", { min: 0, max, value, "aria-label": t("Your energy {value} of {max}", { value, max }) }));
 }
 
 function entryText(pub, e, you) {
-  const who = e.seat === you ? "You" : nameOf(pub, e.seat);
-  let text = `${who}: ${e.name}`;
-  if (e.power === "counter" && e.target !== null) text += ` on ${nameOf(pub, e.target)}'s ${info(pub, e.aim).name}`;
-  else if (e.target !== null && e.target !== undefined) text += ` on ${e.target === you ? "you" : nameOf(pub, e.target)}`;
-  return text;
+  const fields = { name: e.seat === you ? t("You") : nameOf(pub, e.seat), power: e.name,
+    target: nameOf(pub, e.target), aim: info(pub, e.aim).name };
+  if (e.power === "counter" && e.target !== null) return t("{name}: {power} on {target}'s {aim}", fields);
+  if (e.target !== null && e.target !== undefined) {
+    return e.target === you ? t("{name}: {power} on you", fields) : t("{name}: {power} on {target}", fields);
+  }
+  return t("{name}: {power}", fields);
 }
 
 function entryList(pub, entries, you, heading) {
@@ -53,6 +55,19 @@ function entryList(pub, entries, you, heading) {
       h("span", { class: "pw-badge" }, STATUS[e.status] || e.status)))));
 }
 
+// The loadout deadline of the last player choosing (the view's powers.clock_key), counted
+// down by the shared clock (countdown.js) on that player's phone, the others' and the board.
+function loadoutClock(payload, you = null) {
+  const pub = payload.view.public;
+  const pw = pub.powers;
+  if (pw.phase !== "loadout" || !pw.clock_key) return null;
+  if (pw.clock_seat === you) {
+    return countdown(payload, pw.clock_key, { label: t("Time left to choose:"), name: t("Time left to choose your powers"), cls: "pw-clock" });
+  }
+  const who = nameOf(pub, pw.clock_seat);
+  return countdown(payload, pw.clock_key, { label: t("{name}'s time to choose:", { name: who }), name: t("{name}'s time to choose powers", { name: who }), cls: "pw-clock" });
+}
+
 // ------------------------------------------------------------------ phone
 
 function loadoutPicker(payload, send, ctx) {
@@ -60,9 +75,10 @@ function loadoutPicker(payload, send, ctx) {
   const mine = payload.view.private.powers;
   const waiting = pub.waiting_for.filter((s) => s !== payload.seat).map((s) => nameOf(pub, s));
   if (mine.ready) {
-    return h("section", { class: "card pw-loadout", "aria-label": "Your powers" },
-      h("h2", { class: "small-heading" }, "You are ready"),
-      h("p", { "aria-live": "polite" }, waiting.length ? `Waiting for ${waiting.join(", ")} to choose.` : "The battles are about to begin."));
+    return h("section", { class: "card pw-loadout", "aria-label": t("Your powers") },
+      h("h2", { class: "small-heading" }, t("You are ready")),
+      h("p", { "aria-live": "polite" }, waiting.length ? t("Waiting for {names} to choose.", { names: waiting.join(", ") }) : t("The battles are about to begin.")),
+      loadoutClock(payload, payload.seat));
   }
   const toggles = new Map(payload.actions.filter((a) => a.type === "loadout" && !a.ready)
     .map((a) => [a.powers.length > mine.draft.length ? a.powers[a.powers.length - 1] : mine.draft.find((x) => !a.powers.includes(x)), a]));
@@ -70,30 +86,32 @@ function loadoutPicker(payload, send, ctx) {
     && a.powers.length === mine.draft.length && a.powers.every((x, i) => x === mine.draft[i]));
   const deadline = payload.actions.find((a) => a.type === "loadout" && a.ready && !a.powers.length);
   const suggested = payload.actions.filter((a) => a.type === "loadout" && a.ready && a !== readyMine && a !== deadline);
-  return h("section", { class: "card pw-loadout", "aria-label": "Choose your powers" },
-    h("h2", { class: "small-heading" }, `Choose up to 5 powers (${mine.draft.length} chosen)`),
-    h("p", { class: "muted" }, `You start with ${mine.energy} energy and gain ${pub.powers.energy_per_battle} each battle (at most ${pub.powers.energy_max}).`),
+  return h("section", { class: "card pw-loadout", "aria-label": t("Choose your powers") },
+    h("h2", { class: "small-heading" }, t("Choose up to 5 powers ({n} chosen)", { n: mine.draft.length })),
+    h("p", { class: "muted" }, t("You start with {energy} energy and gain {gain} each battle (at most {max}).", { energy: mine.energy, gain: pub.powers.energy_per_battle, max: pub.powers.energy_max })),
     h("details", { class: "pw-suggested", open: mine.draft.length === 0 },
-      h("summary", {}, "Suggested loadouts (tap one to be ready at once)"),
+      h("summary", {}, t("Suggested loadouts (tap one to be ready at once)")),
       h("div", { class: "pw-suggest-buttons" }, suggested.map((a) => h("button", {
         type: "button", class: "small", dataset: { focusKey: `pw-suggest-${a.powers.join("-")}` },
         onclick: () => send(ctx, a) }, a.label)))),
-    mine.pool ? h("p", { class: "muted pw-pool" }, `This run has unlocked ${mine.pool.length} of ${pub.powers.catalogue.length} powers: clear tables to unlock more.`) : null,
-    h("ul", { class: "pw-picker", role: "list", "aria-label": "Powers" }, pub.powers.catalogue.filter((p) => !mine.pool || mine.pool.includes(p.power)).map((p) => {
+    mine.pool ? h("p", { class: "muted pw-pool" }, t("This run has unlocked {n} of {total} powers: clear tables to unlock more.", { n: mine.pool.length, total: pub.powers.catalogue.length })) : null,
+    h("ul", { class: "pw-picker", role: "list", "aria-label": t("Powers") }, pub.powers.catalogue.filter((p) => !mine.pool || mine.pool.includes(p.power)).map((p) => {
       const on = mine.draft.includes(p.power);
       const action = toggles.get(p.power);
       return h("li", {},
         h("button", {
-          type: "button", class: "pw-pick" + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
+          type: "button", class: `${CARD_FACE} pw-pick` + (on ? " on" : ""), "aria-pressed": on ? "true" : "false",
           disabled: !action, dataset: { focusKey: `pick-${p.power}` }, onclick: () => action && send(ctx, action),
-        }, h("span", { class: "pw-name" }, p.name), h("span", { class: "pw-numbers" }, numbers(p)),
+        }, h("span", { class: "pw-name" }, kindIcon(p.power), p.name), h("span", { class: "pw-numbers" }, numbers(p)),
         h("span", { class: "pw-desc" }, p.description)));
     })),
     h("div", { class: "pw-ready-row thumb-zone" },
-      deadline ? h("p", { class: "pw-deadline", role: "status" }, "Everyone else is ready: tap Ready soon. After 30 seconds you play with ",
-        mine.draft.length ? "the powers you picked." : mine.pool ? "a loadout of your unlocked powers." : "the Balanced loadout.") : null,
+      loadoutClock(payload, payload.seat),
+      deadline ? h("p", { class: "pw-deadline", role: "status" }, mine.draft.length ? t("Everyone else is ready: tap Ready soon. When the time is up you play with the powers you picked.")
+        : mine.pool ? t("Everyone else is ready: tap Ready soon. When the time is up you play with a loadout of your unlocked powers.")
+          : t("Everyone else is ready: tap Ready soon. When the time is up you play with the Balanced loadout.")) : null,
       readyMine ? h("button", { type: "button", class: "primary pw-ready", dataset: { focusKey: "pw-ready" }, onclick: () => send(ctx, readyMine) },
-        `Ready with these ${mine.draft.length}`) : h("p", { class: "muted" }, "Pick powers above, or tap a suggested loadout.")));
+        t("Ready with these {n}", { n: mine.draft.length })) : h("p", { class: "muted" }, t("Pick powers above, or tap a suggested loadout."))));
 }
 
 function activations(payload, power) {
@@ -105,11 +123,11 @@ function counterWindow(payload, send, ctx) {
   const counters = payload.actions.filter((a) => a.type === "counter");
   const resolve = payload.actions.find((a) => a.type === "resolve");
   if (!resolve) return null;
-  return h("section", { class: "card pw-window", "aria-label": "Counter window" },
-    h("h2", { class: "small-heading" }, "Counter window"),
-    h("p", { "aria-live": "assertive" }, counters.length ? "Cancel one opposing power, or resolve the battle."
-      : "You cannot counter anything now: resolve the battle."),
-    entryList(pub, pub.powers.used.filter((e) => e.stage === (pub.stage === "battle" ? 0 : pub.stage)), payload.seat, "Powers used this round"),
+  return h("section", { class: "card pw-window", "aria-label": t("Counter window") },
+    h("h2", { class: "small-heading" }, t("Counter window")),
+    h("p", { "aria-live": "assertive" }, counters.length ? t("Cancel one opposing power, or resolve the battle.")
+      : t("You cannot counter anything now: resolve the battle.")),
+    entryList(pub, pub.powers.used.filter((e) => e.stage === (pub.stage === "battle" ? 0 : pub.stage)), payload.seat, t("Powers used this round")),
     h("div", { class: "pw-window-buttons" },
       counters.map((a) => h("button", { type: "button", class: "pw-counter", dataset: { focusKey: `counter-${a.seat}-${a.power}` },
         onclick: () => send(ctx, a) }, a.label)),
@@ -128,25 +146,24 @@ function powerPanel(payload, send, ctx) {
   const moves = activations(payload, current.power);
   const buttons = list.map((p, i) => {
     const ready = p.ready_in === 0 && p.charges > 0;
-    const state = chosen.has(p.power) ? "chosen" : !ready ? (p.charges ? `cooldown ${p.ready_in}` : "used up") : "";
+    const state = chosen.has(p.power) ? t("chosen") : !ready ? (p.charges ? t("cooldown {n}", { n: p.ready_in }) : t("used up")) : "";
     return h("button", {
-      type: "button", class: "pw-power" + (i === selected ? " selected" : "") + (chosen.has(p.power) ? " chosen" : ""),
+      type: "button", class: `${CARD_FACE} pw-power` + (i === selected ? " selected" : "") + (chosen.has(p.power) ? " chosen" : ""),
       "aria-pressed": i === selected ? "true" : "false", "aria-keyshortcuts": String(i + 1),
       dataset: { focusKey: `power-${p.power}` }, onclick: () => { selected = i; rerender(); },
       title: info(pub, p.power).description,
     }, h("span", { class: "pw-key", "aria-hidden": "true" }, String(i + 1)),
-    h("span", { class: "pw-name" }, SOFT[p.power] || p.name),
-    h("span", { class: "pw-numbers" }, `${p.cost}⚡ · ${p.charges} left`),
+    kindIcon(p.power), h("span", { class: "pw-name" }, (lang() === "en" && SOFT[p.power]) || p.name),
+    h("span", { class: "pw-numbers" }, `${p.cost}⚡ · ` + t("{n} left", { n: p.charges })),
     state ? h("span", { class: "pw-badge" }, state) : null);
   });
   const why = current.why_not && !chosen.has(current.power) ? current.why_not : "";
-  return h("section", { class: "card pw-panel", "aria-label": "Your powers" },
-    energyMeter(mine.energy, pub.powers.energy_max, "Your "),
-    mine.scout ? h("p", { class: "pw-scout", "aria-live": "polite" }, "Scout (only you see this): your next card is the ",
-      h("strong", {}, mine.scout.name), ".") : null,
-    h("div", { class: "pw-powers", role: "group", "aria-label": "Powers: keys 1 to 5 select" }, buttons),
+  return h("section", { class: "card pw-panel", "aria-label": t("Your powers") },
+    energyMeter(mine.energy, pub.powers.energy_max),
+    mine.scout ? h("p", { class: "pw-scout", "aria-live": "polite" }, t("Scout (only you see this): your next card is the {card}.", { card: mine.scout.name })) : null,
+    h("div", { class: "pw-powers", role: "group", "aria-label": t("Powers: keys 1 to 5 select") }, buttons),
     h("div", { class: "pw-selected" },
-      h("p", { class: "pw-desc" }, h("strong", {}, current.name + ": "), info(pub, current.power).description),
+      h("p", { class: "pw-desc" }, kindIcon(current.power), h("strong", {}, current.name + ": "), info(pub, current.power).description),
       h("div", { class: "pw-activate" }, moves.map((a) => h("button", {
         type: "button", class: a.type === "activate" ? "primary" : "", "aria-keyshortcuts": moves.length === 1 ? "E" : null,
         dataset: { focusKey: `act-${a.type}-${a.power}-${a.target}` }, onclick: () => send(ctx, a),
@@ -183,44 +200,45 @@ export function board(payload) {
   const pw = pub.powers;
   if (!pw) return null;
   if (pw.phase === "loadout") {
-    return h("section", { class: "card pw-board", "aria-label": "Powers" },
-      h("h2", { class: "small-heading" }, "Choosing powers"),
+    return h("section", { class: "card pw-board", "aria-label": t("Powers") },
+      h("h2", { class: "small-heading" }, t("Choosing powers")),
+      loadoutClock(payload),
       h("ul", { class: "pw-board-rows", role: "list" }, pw.seats.map((s) => h("li", {},
         h("span", { class: "pw-board-name" }, nameOf(pub, s.seat)),
-        h("span", { class: "pw-board-val" }, s.ready ? "ready" : "choosing…")))));
+        h("span", { class: "pw-board-val" }, s.ready ? t("ready") : t("choosing…"))))));
   }
   // This battle's powers once any are shown, else the last battle's: in resolution order.
   const now = pw.used.length > 0 || pw.seats.some((s) => s.chosen);
   const entries = now ? pw.used : pw.last;
   const order = new Map(entries.map((e, i) => [e, i + 1]));
-  return h("section", { class: "card pw-board", "aria-label": "Powers" },
-    h("h2", { class: "small-heading" }, now ? "Energy · powers this battle" : pw.last.length
-      ? "Energy · last battle's powers" : "Energy"),
+  return h("section", { class: "card pw-board", "aria-label": t("Powers") },
+    h("h2", { class: "small-heading" }, now ? t("Energy · powers this battle") : pw.last.length
+      ? t("Energy · last battle's powers") : t("Energy")),
     h("ul", { class: "pw-board-rows", role: "list" }, pub.players.map((p) => {
       const s = pw.seats[p.seat];
       const mine = entries.filter((e) => e.seat === p.seat);
       return h("li", { class: p.eliminated ? "out" : "" },
         h("span", { class: "pw-board-name" }, p.name),
-        h("span", { class: "pw-board-val", "aria-label": `${s.energy} energy` }, `${s.energy}⚡`),
-        mine.map((e) => h("span", { class: `pw-chip pw-status-${e.status}` },
-          h("span", { class: "pw-order" }, `${order.get(e)}`), ` ${e.name}`,
-          e.power === "counter" && e.target !== null ? ` ${nameOf(pub, e.target)}'s ${info(pub, e.aim).name}`
+        h("span", { class: "pw-board-val", "aria-label": t("{cost} energy", { cost: s.energy }) }, `${s.energy}⚡`),
+        mine.map((e) => h("span", { class: `${CARD_FACE} pw-chip pw-status-${e.status}` },
+          h("span", { class: "pw-order" }, `${order.get(e)}`), kindIcon(e.power), ` ${e.name}`,
+          e.power === "counter" && e.target !== null ? " " + t("{target}'s {aim}", { target: nameOf(pub, e.target), aim: info(pub, e.aim).name })
             : e.target !== null ? ` → ${nameOf(pub, e.target)}` : "",
           e.status === "chosen" ? "" : ` · ${STATUS[e.status] || e.status}`)),
-        now && s.chosen ? h("span", { class: "pw-chip hidden-choice" }, `${s.chosen} hidden`) : null,
-        s.doubles_raise ? h("span", { class: "pw-badge" }, "raise ×2") : null);
+        now && s.chosen ? h("span", { class: "pw-chip hidden-choice" }, t("{n} hidden", { n: s.chosen })) : null,
+        s.doubles_raise ? h("span", { class: "pw-badge" }, t("raise ×2")) : null);
     })),
     pw.window ? h("p", { class: "pw-board-window", "aria-live": "polite" },
-      `Counter window: ${pw.window.decided} of ${pw.window.seats.length} decided`) : null,
-    pw.unavailable.length ? h("p", { class: "muted" }, "Sudden death: no Shield, Recovery or Scout.") : null);
+      t("Counter window: {n} of {total} decided", { n: pw.window.decided, total: pw.window.seats.length })) : null,
+    pw.unavailable.length ? h("p", { class: "muted" }, t("Sudden death: no Shield, Recovery or Scout.")) : null);
 }
 
 // ------------------------------------------------------------------ keys
 
 export function keys(payload) {
   if (!payload || !payload.view || !payload.view.public.powers) return [];
-  return [["1 to 5", "Select a power"],
-    ["E", "Use (or take back) the selected power; one aimed at an opponent goes to the highest card showing"]];
+  return [[t("1 to 5"), t("Select a power")],
+    ["E", t("Use (or take back) the selected power; one aimed at an opponent goes to the highest card showing")]];
 }
 
 // 1-5 select a power, E uses (or takes back) the selected one.

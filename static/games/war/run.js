@@ -8,7 +8,8 @@
 //
 // payload.view.public.run: see app/engines/war/runs.py `progress`.
 import { h, preserveFocus, replace } from "/static/js/dom.js";
-import * as shared from "/static/js/table.js";
+import { refusals } from "/static/js/kit.js";
+import { t, tn } from "/static/js/i18n.js";
 
 // The run's own stylesheet, once (War's module loads only war.css).
 function style() {
@@ -16,35 +17,35 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/games/war/run.css", dataset: { warRun: "1" } }));
 }
 
-const refusal = shared.refusals(".war-run");
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+const refusal = refusals(".war-run");
 
 function title(run, i) {
-  const word = run.stage_word[0].toUpperCase() + run.stage_word.slice(1);
-  return `${word} ${i + 1}: ${run.stages[i].name}`;
+  const fields = { n: i + 1, name: run.stages[i].name };
+  return run.stage_word === "stage" ? t("Stage {n}: {name}", fields) : t("Table {n}: {name}", fields);
 }
 
-const STATE_TEXT = { cleared: "cleared", current: "next", lost: "lost", ahead: "" };
+const STATE_TEXT = { cleared: t("cleared"), current: t("next"), lost: t("lost"), ahead: "" };
 const STATE_MARK = { cleared: "✓", current: "▶", lost: "✗", ahead: "·" };
 
-const MODE_TEXT = { classic: "Classic", power: "Power War", wager: "Wager Battle", power_wager: "Power and wager" };
+const MODE_TEXT = { classic: t("Classic"), power: t("Power War"), wager: t("Wager Battle"), power_wager: t("Power and wager") };
+const LEVEL_TEXT = { easy: t("easy"), standard: t("standard"), hard: t("hard") };
+const chips = (n) => tn("{n} chip", "{n} chips", n);
 
+// A power's name: the view's (in the reader's language), else from its id.
+let names = {};
 function power(id) {
-  return id.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
+  return names[id] || id.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
 
 // The slim bar above a match: where the run stands.
 function bar(run) {
-  return h("section", { class: "run-bar", "aria-label": `${run.title} progress` },
+  return h("section", { class: "run-bar", "aria-label": t("{title} progress", { title: run.title }) },
     h("span", { class: "run-title" }, run.title),
     h("span", { class: "run-where" }, title(run, run.stage)),
     h("span", { class: "run-figure" }, run.at_table !== null && run.at_table !== undefined
-      ? `${plural(run.chips, "chip")} (on the table)` : plural(run.chips, "chip")),
-    h("span", { class: "run-figure" }, `${plural(run.battles, "battle")} won`),
-    h("ol", { class: "run-dots", "aria-label": "Ladder" }, run.stages.map((st, i) =>
+      ? tn("{n} chip (on the table)", "{n} chips (on the table)", run.chips) : chips(run.chips)),
+    h("span", { class: "run-figure" }, tn("{n} battle won", "{n} battles won", run.battles)),
+    h("ol", { class: "run-dots", "aria-label": t("Ladder") }, run.stages.map((st, i) =>
       h("li", { class: `run-dot ${st.state}`, title: title(run, i) },
         h("span", { "aria-hidden": "true" }, STATE_MARK[st.state]),
         h("span", { class: "visually-hidden" }, `${title(run, i)} ${STATE_TEXT[st.state]}`)))));
@@ -52,54 +53,62 @@ function bar(run) {
 
 // The ladder in full: every stage with its table and stakes.
 function ladder(run, compact) {
-  return h("ol", { class: "run-ladder" + (compact ? " compact" : ""), "aria-label": `${run.title} ladder` },
+  return h("ol", { class: "run-ladder" + (compact ? " compact" : ""), "aria-label": t("{title} ladder", { title: run.title }) },
     run.stages.map((st, i) => h("li", { class: `run-stage ${st.state}` },
       h("p", { class: "run-stage-name" }, h("span", { class: "run-mark", "aria-hidden": "true" }, STATE_MARK[st.state]), " ",
         title(run, i), STATE_TEXT[st.state] ? h("span", { class: `badge run-badge ${st.state}` }, STATE_TEXT[st.state]) : null),
       h("p", { class: "run-stage-detail" },
-        `${MODE_TEXT[st.mode] || st.mode} · ${plural(st.opponents.length, "opponent")} (${st.level}) · ${st.length}`
-        + (st.entry ? ` · entry ${st.entry}` : "") + ` · prize ${st.prize}`),
-      !compact && st.unlocks.length ? h("p", { class: "run-stage-unlocks" }, `Unlocks ${st.unlocks.join(", ")}`) : null)));
+        `${MODE_TEXT[st.mode] || st.mode} · ` + tn("{n} opponent", "{n} opponents", st.opponents.length)
+        + ` (${LEVEL_TEXT[st.level] || st.level}) · ${t(st.length)}`
+        + (st.entry ? " · " + t("entry {n}", { n: st.entry }) : "") + " · " + t("prize {n}", { n: st.prize })),
+      !compact && st.unlocks.length ? h("p", { class: "run-stage-unlocks" }, t("Unlocks {names}", { names: st.unlocks.join(", ") })) : null)));
 }
 
 // What the table just played gave.
 function summary(run, you) {
   const s = run.summary;
   if (!s) {
-    return h("section", { class: "card run-summary", "aria-label": "Your run" },
-      h("h2", {}, `${run.title}: ${plural(run.stages.length, run.stage_word)}`),
+    const count = run.stage_word === "stage" ? tn("{n} stage", "{n} stages", run.stages.length)
+      : tn("{n} table", "{n} tables", run.stages.length);
+    return h("section", { class: "card run-summary", "aria-label": t("Your run") },
+      h("h2", {}, `${run.title}: ${count}`),
       h("p", {}, run.kind === "tournament"
-        ? `You start with ${plural(run.chips, "chip")}. Pay each stage's entry, win to take its prize and unlock powers. A lost stage may be retried while your chips cover the entry.`
-        : "Beat each table to move on to a harder one. Your progress stays with you; the first table you lose ends the run."));
+        ? tn("You start with {n} chip. Pay each stage's entry, win to take its prize and unlock powers. A lost stage may be retried while your chips cover the entry.",
+          "You start with {n} chips. Pay each stage's entry, win to take its prize and unlock powers. A lost stage may be retried while your chips cover the entry.", run.chips)
+        : t("Beat each table to move on to a harder one. Your progress stays with you; the first table you lose ends the run.")));
   }
-  const who = you ? "You" : run.player;
+  const f = { name: run.player, table: title(run, s.stage), battles: s.battles, stake: chips(s.kept), names: s.winners.join(t(" and ")) };
   const unlocked = s.unlocked.powers.map(power).concat(run.perks.filter((p) => s.unlocked.perks.includes(p.id)).map((p) => p.title));
-  return h("section", { class: "card run-summary " + (s.won ? "won" : "lost"), "aria-label": "Last table" },
-    h("h2", {}, `${who} ${s.won ? "won" : "lost"} ${title(run, s.stage)}`),
-    h("p", {}, (s.won ? "" : `${s.winners.join(" and ")} won the table. `)
-      + `${who} won ${s.battles} of ${plural(s.battles_played, "battle")}.`),
-    s.kept !== null && s.kept !== undefined ? h("p", {}, `${who} left the table with ${plural(s.kept, "chip")}.`) : null,
-    s.won ? h("p", { class: "run-gain" }, `+${s.prize} chips` + (unlocked.length ? ` · unlocked ${unlocked.join(", ")}` : "")) : null);
+  const head = you ? (s.won ? t("You won {table}", f) : t("You lost {table}", f))
+    : (s.won ? t("{name} won {table}", f) : t("{name} lost {table}", f));
+  const tally = you ? tn("You won {battles} of {n} battle.", "You won {battles} of {n} battles.", s.battles_played, f)
+    : tn("{name} won {battles} of {n} battle.", "{name} won {battles} of {n} battles.", s.battles_played, f);
+  const kept = you ? t("You left the table with {stake}.", f) : t("{name} left the table with {stake}.", f);
+  return h("section", { class: "card run-summary " + (s.won ? "won" : "lost"), "aria-label": t("Last table") },
+    h("h2", {}, head),
+    h("p", {}, (s.won ? "" : t("{names} won the table.", f) + " ") + tally),
+    s.kept !== null && s.kept !== undefined ? h("p", {}, kept) : null,
+    s.won ? h("p", { class: "run-gain" }, t("+{n} chips", { n: s.prize }) + (unlocked.length ? " · " + t("unlocked {names}", { names: unlocked.join(", ") }) : "")) : null);
 }
 
 function unlocks(run) {
-  return h("section", { class: "card run-unlocks", "aria-label": "Unlocked" },
-    h("h2", { class: "small-heading" }, "Unlocked"),
-    h("p", {}, h("strong", {}, "Powers: "), run.powers.length ? run.powers.map(power).join(", ") : "none yet"),
+  return h("section", { class: "card run-unlocks", "aria-label": t("Unlocked") },
+    h("h2", { class: "small-heading" }, t("Unlocked")),
+    h("p", {}, h("strong", {}, t("Powers: ")), run.powers.length ? run.powers.map(power).join(", ") : t("none yet")),
     run.perks.length ? h("ul", { class: "run-perks" }, run.perks.map((p) => h("li", {}, h("strong", {}, p.title), ` · ${p.text}`))) : null);
 }
 
 function figures(run) {
   return h("p", { class: "run-figures" },
-    h("span", {}, h("strong", {}, String(run.chips)), run.chips === 1 ? " chip" : " chips"),
-    h("span", {}, h("strong", {}, String(run.cleared)), ` of ${run.stages.length} cleared`),
-    h("span", {}, h("strong", {}, String(run.battles)), run.battles === 1 ? " battle won" : " battles won"));
+    h("span", {}, h("strong", {}, String(run.chips)), " " + tn("chip", "chips", run.chips)),
+    h("span", {}, h("strong", {}, String(run.cleared)), " " + t("of {total} cleared", { total: run.stages.length })),
+    h("span", {}, h("strong", {}, String(run.battles)), " " + tn("battle won", "battles won", run.battles)));
 }
 
 function controls(payload, ctx) {
   const acts = payload.actions;
   if (!acts.length) return null;
-  return h("section", { class: "card run-controls thumb-zone", "aria-label": "Next table" },
+  return h("section", { class: "card run-controls thumb-zone", "aria-label": t("Next table") },
     h("p", { class: "error act-error", role: "alert" }, refusal.text()),
     acts.map((a, i) => h("button", {
       type: "button", class: a.type === "enter" && i === 0 ? "primary run-enter" : "secondary",
@@ -113,14 +122,15 @@ function nextHint(run) {
   const st = run.stages[run.stage];
   const parts = [];
   if (st.mode === "power" || st.mode === "power_wager") {
-    parts.push(`Powers: you choose up to 5 of your ${plural(run.powers.length, "unlocked power")}; the opponents use theirs.`);
+    parts.push(tn("Powers: you choose up to 5 of your {n} unlocked power; the opponents use theirs.",
+      "Powers: you choose up to 5 of your {n} unlocked powers; the opponents use theirs.", run.powers.length));
   }
   if (st.mode === "wager" || st.mode === "power_wager") {
-    parts.push("Chips: all your chips after the entry are your bankroll at this table (it needs the entry and a 10-chip ante); what you leave with is yours.");
+    parts.push(t("Chips: all your chips after the entry are your bankroll at this table (it needs the entry and a 10-chip ante); what you leave with is yours."));
   }
   if (!parts.length) return null;
-  return h("section", { class: "card run-next", "aria-label": "The next table" },
-    h("h2", { class: "small-heading" }, `Next: a ${MODE_TEXT[st.mode]} table`),
+  return h("section", { class: "card run-next", "aria-label": t("The next table") },
+    h("h2", { class: "small-heading" }, t("Next: a {mode} table", { mode: MODE_TEXT[st.mode] })),
     parts.map((p) => h("p", {}, p)));
 }
 
@@ -143,6 +153,7 @@ function between(root, payload, ctx) {
 export function render(root, payload, ctx, war) {
   style();
   const run = payload.view.public.run;
+  names = run.power_names || {};
   if (run.phase !== "match") {
     root.runMatch = null;
     between(root, payload, ctx);
@@ -165,6 +176,7 @@ export function render(root, payload, ctx, war) {
 export function endScreen(payload, ctx, platform, scoreText) {
   style();
   const run = payload.view.public.run;
+  names = run.power_names || {};
   const out = run.outcome;
   const base = platform(payload, scoreText);
   if (!out) return base;
@@ -174,17 +186,17 @@ export function endScreen(payload, ctx, platform, scoreText) {
   heading.textContent = out.complete ? (you ? `${out.title}!` : `${run.player}: ${out.title}!`)
     : (you ? out.title : `${run.player}: ${out.title}`);
   const ranking = base.querySelector(".ranking");
-  const word = run.stage_word;
   const played = run.history.length;
   const body = h("div", { class: "run-end-body" },
     h("p", { class: "run-end-where" }, out.where),
     h("dl", { class: "run-end-figures" },
-      h("div", {}, h("dt", {}, `${word[0].toUpperCase()}${word.slice(1)}s cleared`), h("dd", {}, `${out.cleared} of ${out.stages}`)),
-      h("div", {}, h("dt", {}, "Chips"), h("dd", {}, String(out.chips))),
-      h("div", {}, h("dt", {}, "Battles won"), h("dd", {}, String(out.battles))),
-      h("div", {}, h("dt", {}, "Tables played"), h("dd", {}, String(played)))),
-    h("p", { class: "run-end-unlocks" }, h("strong", {}, "Unlocked: "),
-      out.unlocked.length ? out.unlocked.join(", ") : "nothing yet"),
+      h("div", {}, h("dt", {}, run.stage_word === "stage" ? t("Stages cleared") : t("Tables cleared")),
+        h("dd", {}, t("{n} of {total}", { n: out.cleared, total: out.stages }))),
+      h("div", {}, h("dt", {}, t("Chips")), h("dd", {}, String(out.chips))),
+      h("div", {}, h("dt", {}, t("Battles won")), h("dd", {}, String(out.battles))),
+      h("div", {}, h("dt", {}, t("Tables played")), h("dd", {}, String(played)))),
+    h("p", { class: "run-end-unlocks" }, h("strong", {}, t("Unlocked: ")),
+      out.unlocked.length ? out.unlocked.join(", ") : t("nothing yet")),
     h("div", { class: "war-run run-end-ladder" }, ladder(run, true)));
   if (ranking) ranking.replaceWith(body);
   else base.append(body);
@@ -192,7 +204,7 @@ export function endScreen(payload, ctx, platform, scoreText) {
 }
 
 // The end screen's score: a run counts chips.
-export const scoreText = (n) => plural(n, "chip");
+export const scoreText = (n) => chips(n);
 
 // Enter (or Retry) the next table with Enter or Space between tables (during a
 // table War's own keys apply).

@@ -9,6 +9,8 @@
 //   betting: null | {order, turn, in, raise: null | {seat, amount, double},
 //                    to_call, cap, moves, answered}, level}
 import { h } from "/static/js/dom.js";
+import { seatName } from "/static/js/kit.js";
+import { t, tn } from "/static/js/i18n.js";
 
 const BETS = ["check", "call", "raise", "fold"];
 let styled = false;
@@ -27,31 +29,32 @@ function style() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/games/war/wager.css" }));
 }
 
-function chips(n) {
-  return `${n} chip${n === 1 ? "" : "s"}`;
-}
-
-function nameOf(pub, seat, you) {
-  if (seat === you) return "you";
-  const p = pub.players.find((x) => x.seat === seat);
-  return p ? p.name : `Seat ${seat + 1}`;
-}
-
-function Name(pub, seat, you) {
-  const n = nameOf(pub, seat, you);
-  return n === "you" ? "You" : n;
-}
+const chips = (n) => tn("{n} chip", "{n} chips", n);
 
 // What the bet stands at, in words: who raised, who must answer.
 function betLine(pub, you) {
   const b = pub.wager.betting;
   if (!b) return null;
-  const turn = b.turn === you ? "your" : `${nameOf(pub, b.turn, you)}'s`;
-  const raise = b.raise
-    ? `${Name(pub, b.raise.seat, you)} raised to ${chips(b.raise.amount)}${b.raise.double ? " with Double Stakes" : ""}`
-    : "No raise yet";
-  const answer = b.raise ? `call ${chips(b.to_call)} or fold` : b.cap ? "check, raise or fold" : "check or fold (nobody can raise)";
-  return { raise, turn: `It is ${turn} turn to bet: ${answer}.` };
+  const fields = { name: seatName(pub, b.turn), stake: chips(b.to_call) };
+  let raise = t("No raise yet");
+  if (b.raise) {
+    const said = { name: seatName(pub, b.raise.seat), stake: chips(b.raise.amount) };
+    if (b.raise.seat === you) {
+      raise = b.raise.double ? t("You raised to {stake} with Double Stakes", said) : t("You raised to {stake}", said);
+    } else {
+      raise = b.raise.double ? t("{name} raised to {stake} with Double Stakes", said) : t("{name} raised to {stake}", said);
+    }
+  }
+  let turn;
+  if (b.turn === you) {
+    turn = b.raise ? t("It is your turn to bet: call {stake} or fold.", fields)
+      : b.cap ? t("It is your turn to bet: check, raise or fold.") : t("It is your turn to bet: check or fold (nobody can raise).");
+  } else {
+    turn = b.raise ? t("It is {name}'s turn to bet: call {stake} or fold.", fields)
+      : b.cap ? t("It is {name}'s turn to bet: check, raise or fold.", fields)
+        : t("It is {name}'s turn to bet: check or fold (nobody can raise).", fields);
+  }
+  return { raise, turn };
 }
 
 // One seat's chips and betting state, under its name (war.js seats()).
@@ -60,10 +63,10 @@ export function seatStat(pub, seat) {
   if (!w) return null;
   const b = w.betting;
   let state = "";
-  if (b && b.turn === seat) state = "betting…";
-  else if (w.folded.includes(seat)) state = "folded";
-  else if (b && b.raise && b.raise.seat === seat) state = `raised ${b.raise.amount}`;
-  else if (b && b.answered.includes(seat)) state = b.raise ? "called" : "checked";
+  if (b && b.turn === seat) state = t("betting…");
+  else if (w.folded.includes(seat)) state = t("folded");
+  else if (b && b.raise && b.raise.seat === seat) state = t("raised {amount}", { amount: b.raise.amount });
+  else if (b && b.answered.includes(seat)) state = b.raise ? t("called") : t("checked");
   return h("p", { class: "wager-seat" + (b && b.turn === seat ? " betting" : "") },
     h("span", { class: "wager-chips" }, chips(w.chips[seat])),
     state ? h("span", { class: "wager-state" }, ` · ${state}`) : null);
@@ -78,19 +81,19 @@ export function panel(payload, ctx) {
   const you = payload.seat;
   const line = betLine(pub, you);
   const mine = typeof you === "number" && pub.players[you] ? w.chips[you] : null;
-  return h("section", { class: "card wager-panel" + (w.betting ? " betting" : ""), "aria-label": "Chips" },
+  return h("section", { class: "card wager-panel" + (w.betting ? " betting" : ""), "aria-label": t("Chips") },
     h("div", { class: "wager-pot" },
-      h("span", { class: "wager-pot-label" }, "Chip pot"),
+      h("span", { class: "wager-pot-label" }, t("Chip pot")),
       h("strong", { class: "wager-pot-amount" }, chips(w.pot)),
       mine !== null && ctx.role === "player"
-        ? h("span", { class: "wager-mine" }, `You: ${chips(mine)}`
-          + (w.stakes[you] ? " · Double Stakes ready" : "") + (w.doubled[you] ? " · Double Stakes on" : ""))
+        ? h("span", { class: "wager-mine" }, t("You: {stake}", { stake: chips(mine) })
+          + (w.stakes[you] ? " · " + t("Double Stakes ready") : "") + (w.doubled[you] ? " · " + t("Double Stakes on") : ""))
         : null),
     line
       ? h("div", { class: "wager-bet", role: "status" },
         h("p", { class: "wager-raise" }, line.raise),
         h("p", { class: "wager-turn" }, line.turn))
-      : h("p", { class: "wager-note" }, `Everyone antes ${w.ante} chips each battle · raises of ${w.raise_amount} in a war`));
+      : h("p", { class: "wager-note" }, t("Everyone antes {ante} chips each battle · raises of {amount} in a war", { ante: w.ante, amount: w.raise_amount })));
 }
 
 // The phone's betting buttons (in war.js's controls, in thumb reach).
@@ -100,7 +103,7 @@ export function controls(payload, ctx, send) {
   if (!bets.length) return null;
   style();
   const key = { check: "C", call: "C", fold: "F" };
-  return h("div", { class: "wager-buttons", role: "group", "aria-label": "Your bet" },
+  return h("div", { class: "wager-buttons", role: "group", "aria-label": t("Your bet") },
     bets.map((a, i) => h("button", {
       type: "button", class: "wager-" + a.type + (a.type === "fold" ? "" : " primary"),
       dataset: { focusKey: `bet-${a.type}-${i}` }, "aria-keyshortcuts": key[a.type] || null,
@@ -119,7 +122,7 @@ export function onKey(event, payload, ctx) {
 }
 
 export function keys(payload) {
-  return active(payload) ? [["C", "Call a raise, or check, in a war"], ["F", "Fold: leave the war"]] : [];
+  return active(payload) ? [["C", t("Call a raise, or check, in a war")], ["F", t("Fold: leave the war")]] : [];
 }
 
 // The end screen's scores are the chips each player ends with.

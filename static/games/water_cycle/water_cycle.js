@@ -8,80 +8,25 @@
 // ctx:     {role: "player" | "board" | "facilitator", act(action) -> ack, log()}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
+import { byType, CARD_FACE, fitRegion, freshMarks, logOf, nameOf, refusals } from "/static/js/kit.js";
+import { icon, kindIcon } from "/static/games/water_cycle/icons.js"; // every icon, one per card kind
+import { countdown } from "/static/js/countdown.js";
+import { t, tn } from "/static/js/i18n.js";
 
 const RESOURCES = ["evap", "cond", "precip", "collect"];
 const EXPLANATION_MAX = 400;
-const SHORT = { evap: "Evap", cond: "Cond", precip: "Precip", collect: "Collect", newater: "NEWater" };
+// The short names on the Cycle row (a translation keeps them about as short).
+const SHORT = { evap: t("Evap"), cond: t("Cond"), precip: t("Precip"), collect: t("Collect"), newater: "NEWater" };
 const REASON_MAX = 200;
 
-// ---- Icons: inline SVG (no emoji), drawn in currentColor --------------------
-const NS = "http://www.w3.org/2000/svg";
-const WAVE = "c2-1.5 4-1.5 6 0s4 1.5 6 0 4-1.5 6 0";
-const ICONS = {
-  evap: [["path", { d: "M12 13V3M8.5 6.5 12 3l3.5 3.5" }], ["path", { d: "M3 17" + WAVE }], ["path", { d: "M3 21" + WAVE }]],
-  cond: [["path", { d: "M7 19h10a4 4 0 0 0 .6-7.95A6 6 0 0 0 6.2 10.1 4.5 4.5 0 0 0 7 19z" }]],
-  precip: [["path", { d: "M7 13h10a3.5 3.5 0 0 0 .5-6.96A5 5 0 0 0 7.8 5.4 4 4 0 0 0 7 13z" }], ["path", { d: "M8 16l-1 4M12 16l-1 4M16 16l-1 4" }]],
-  collect: [["path", { d: "M3 9" + WAVE }], ["path", { d: "M3 13" + WAVE }], ["path", { d: "M3 16v3a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2v-3" }]],
-  newater: [["path", { d: "M12 2.5S5.5 10 5.5 14.5a6.5 6.5 0 0 0 13 0C18.5 10 12 2.5 12 2.5z" }], ["path", { d: "M9 15.5a3 3 0 0 0 5.5 1M15 14a3 3 0 0 0-5.5-1M14.5 18.5v-2h-2M9.5 10.5v2h2" }]],
-  weather: [["path", { d: "M13 2 4 14h7l-1 8 9-12h-7l1-8z" }]],
-  reservoir: [["path", { d: "M3 20h18M5 20V9l7-5 7 5v11" }], ["path", { d: "M8 15" + "c1.3-1 2.7-1 4 0s2.7 1 4 0" }]],
-  thumb: [["path", { d: "M14 9V5a3 3 0 0 0-3-3l-4 9v11h11.3a2 2 0 0 0 2-1.7l1.4-9a2 2 0 0 0-2-2.3zM7 22H4a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2h3" }]],
-  heart: [["path", { d: "M20.8 4.6a5.5 5.5 0 0 0-7.8 0L12 5.7l-1-1.1a5.5 5.5 0 0 0-7.8 7.8l1 1.1L12 21l7.8-7.5 1-1.1a5.5 5.5 0 0 0 0-7.8z", class: "fill" }]],
-  bucket: [["path", { d: "M4 8h16l-2 12a2 2 0 0 1-2 1.7H8a2 2 0 0 1-2-1.7L4 8z" }], ["path", { d: "M6 8a6 6 0 0 1 12 0" }]],
-  trophy: [["path", { d: "M8 21h8M12 16v5M7 3h10v6a5 5 0 0 1-10 0V3z" }], ["path", { d: "M17 5h3v2a4 4 0 0 1-3.5 4M7 5H4v2a4 4 0 0 0 3.5 4" }]],
-  shield: [["path", { d: "M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" }], ["path", { d: "M12 8v7M8.5 11.5h7" }]],
-  cards: [["rect", { x: 3, y: 6, width: 12, height: 16, rx: 2 }], ["path", { d: "M8 3h11a2 2 0 0 1 2 2v13" }]],
-  skip: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M10 9v6M14 9v6" }]],
-  alert: [["path", { d: "M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z" }], ["path", { d: "M12 9v4M12 17h.01" }]],
-  check: [["path", { d: "M20 6 9 17l-5-5" }]],
-  cross: [["path", { d: "M18 6 6 18M6 6l12 12" }]],
-  eye: [["path", { d: "M1 12s4-8 11-8 11 8 11 8-4 8-11 8S1 12 1 12z" }], ["circle", { cx: 12, cy: 12, r: 3 }]],
-  clock: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M12 7v5l3 3" }]],
-  question: [["circle", { cx: 12, cy: 12, r: 9 }], ["path", { d: "M9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3M12 17h.01" }]],
-};
-const KIND_ICON = { evap: "evap", cond: "cond", precip: "precip", collect: "collect", newater: "newater",
-  reservoir: "reservoir", emergency: "shield", crisis: "alert", collapse: "alert" };
-
-function icon(name, { cls = "", label = null, flip = false } = {}) {
-  const el = document.createElementNS(NS, "svg");
-  el.setAttribute("viewBox", "0 0 24 24");
-  el.setAttribute("class", `wcc-icon ${cls}`.trim());
-  el.setAttribute("focusable", "false");
-  if (label) {
-    el.setAttribute("role", "img");
-    el.setAttribute("aria-label", label);
-  } else el.setAttribute("aria-hidden", "true");
-  const group = document.createElementNS(NS, "g");
-  if (flip) group.setAttribute("transform", "rotate(180 12 12)");
-  for (const [tag, attrs] of ICONS[name] || ICONS.weather) {
-    const part = document.createElementNS(NS, tag);
-    for (const [k, v] of Object.entries(attrs)) part.setAttribute(k, v);
-    group.append(part);
-  }
-  el.append(group);
-  return el;
-}
-
 // ---- Small helpers -----------------------------------------------------------
-const plural = (n, word, many = word + "s") => `${n} ${n === 1 ? word : many}`;
-
-function nameOf(pub, seat, you) {
-  if (seat === you && you !== null && you !== undefined) return "You";
-  const names = pub.names || [];
-  return names[seat] !== undefined ? names[seat] : `Seat ${seat + 1}`;
-}
-
 function legend(pub, kind) {
   return (pub.legend && pub.legend[kind]) || { name: kind, text: "" };
 }
 
-function kindIcon(kind, opts) {
-  return icon(KIND_ICON[kind] || "weather", opts);
-}
-
 // A card face: its colour says its kind; its icon and name say it too.
 function cardChip(pub, kind, { count = null, cls = "" } = {}) {
-  return h("span", { class: `wcc-chip wcc-k-${kind} ${cls}`.trim() },
+  return h("span", { class: `${CARD_FACE} wcc-chip wcc-k-${kind} ${cls}`.trim() },
     kindIcon(kind), h("span", { class: "wcc-chip-name" }, legend(pub, kind).name),
     count !== null && count > 1 ? h("span", { class: "wcc-chip-count" }, `×${count}`) : null);
 }
@@ -93,12 +38,8 @@ function cardsList(pub, kinds) {
 }
 
 // Animate only what is new since the last render.
-let seen = new Set();
-let seenNext = new Set();
-function fresh(key) {
-  seenNext.add(key);
-  return seen.has(key) ? "" : " fresh";
-}
+const marks = freshMarks();
+const fresh = marks.fresh;
 
 // The newest of the three outcomes (weather, trivia, crisis), read from the log.
 const OUTCOME_OF = { trivia: "trivia", crisis_passed: "crisis", crisis_failed: "crisis", weather: "weather",
@@ -115,78 +56,88 @@ function newestOutcome(pub, entries) {
 
 // ---- Sending -------------------------------------------------------------------
 // A refused move is said next to the controls (for a few seconds), never silently dropped.
-const refusal = shared.refusals(".wcc");
-const refusedText = refusal.text;
-const sender = (ctx) => (action) => refusal.send(ctx, action);
-
-function byType(payload, ...types) {
-  return payload.actions.filter((a) => types.includes(a.type));
-}
+const refusal = refusals(".wcc");
 
 // ---- Shared panels ---------------------------------------------------------------
 function bossPanel(pub) {
   const boss = pub.boss;
   const hearts = [];
   for (let i = 0; i < boss.max_hp; i++) hearts.push(icon("heart", { cls: i < boss.hp ? "wcc-heart" : "wcc-heart lost" }));
-  return h("section", { class: "wcc-boss", "aria-label": "The Boss" },
-    h("p", { class: "wcc-boss-title" }, "Boss"),
-    h("p", { class: "wcc-hearts", role: "img", "aria-label": `${boss.hp} of ${boss.max_hp} HP` }, hearts,
+  return h("section", { class: "wcc-boss", "aria-label": t("The Boss") },
+    h("p", { class: `${CARD_FACE} wcc-boss-title` }, kindIcon("boss"), t("Boss")),
+    h("p", { class: "wcc-hearts", role: "img", "aria-label": t("{hp} of {max} HP", { hp: boss.hp, max: boss.max_hp }) }, hearts,
       h("span", { class: "wcc-hp", "aria-hidden": "true" }, `${boss.hp}/${boss.max_hp}`)),
     h("p", { class: "wcc-bucket" }, icon("bucket"), h("span", { class: "wcc-num" }, String(boss.bucket)),
-      h("span", {}, boss.bucket === 1 ? " card in the Bucket" : " cards in the Bucket")));
+      h("span", {}, " " + tn("card in the Bucket", "cards in the Bucket", boss.bucket))));
 }
 
 function pilesPanel(pub) {
-  return h("section", { class: "wcc-piles", "aria-label": "Piles" },
-    h("p", { class: "wcc-pile" }, icon("cards"), h("span", { class: "wcc-num" }, String(pub.deck)), h("span", {}, " to draw")),
-    h("p", { class: "wcc-pile" }, h("span", { class: "wcc-num" }, String(pub.discard)), h("span", {}, " discarded"),
-      pub.discard_top ? h("span", { class: "wcc-top" }, " top: ", cardChip(pub, pub.discard_top)) : null));
+  return h("section", { class: "wcc-piles", "aria-label": t("Piles") },
+    h("p", { class: "wcc-pile" }, icon("cards"), h("span", { class: "wcc-num" }, String(pub.deck)), h("span", {}, " " + t("to draw"))),
+    h("p", { class: "wcc-pile" }, h("span", { class: "wcc-num" }, String(pub.discard)), h("span", {}, " " + t("discarded")),
+      pub.discard_top ? h("span", { class: "wcc-top" }, " " + t("top:") + " ", cardChip(pub, pub.discard_top)) : null));
 }
 
 function weatherText(pub, w, you) {
   if (!w) return "";
-  const card = legend(pub, w.card).name;
-  const by = nameOf(pub, w.by, you);
-  const on = w.target === null || w.target === undefined ? "" : ` on ${w.target === you ? "you" : nameOf(pub, w.target)}`;
-  return `${by} played ${card}${on}${w.cancelled ? ": cancelled by a Reservoir" : ""}.`;
+  const mine = you !== null && you !== undefined && w.by === you;
+  const fields = { name: nameOf(pub, w.by), card: legend(pub, w.card).name };
+  const cancelled = w.cancelled;
+  if (w.target === null || w.target === undefined) {
+    if (mine) return cancelled ? t("You played {card}: cancelled by a Reservoir.", fields) : t("You played {card}.", fields);
+    return cancelled ? t("{name} played {card}: cancelled by a Reservoir.", fields) : t("{name} played {card}.", fields);
+  }
+  if (w.target === you) {
+    return cancelled ? t("{name} played {card} on you: cancelled by a Reservoir.", fields) : t("{name} played {card} on you.", fields);
+  }
+  fields.target = nameOf(pub, w.target);
+  if (mine) {
+    return cancelled ? t("You played {card} on {target}: cancelled by a Reservoir.", fields)
+      : t("You played {card} on {target}.", fields);
+  }
+  return cancelled ? t("{name} played {card} on {target}: cancelled by a Reservoir.", fields)
+    : t("{name} played {card} on {target}.", fields);
 }
 
 function weatherPanel(pub, you) {
   const w = pub.last_weather;
   if (!w) return null;
-  return h("section", { class: "wcc-last-weather" + fresh(`w|${JSON.stringify(w)}`), "aria-label": "Last Weather card" },
-    h("p", { class: "wcc-label" }, "Last Weather card"),
+  return h("section", { class: "wcc-last-weather" + fresh(`w|${JSON.stringify(w)}`), "aria-label": t("Last Weather card") },
+    h("p", { class: "wcc-label" }, t("Last Weather card")),
     h("p", { class: "wcc-weather-line" }, cardChip(pub, w.card)),
     h("p", { class: "wcc-weather-who" }, weatherText(pub, w, you)),
     h("p", { class: "wcc-weather-text" }, legend(pub, w.card).text));
 }
 
 function triviaResult(pub, you, { full = true } = {}) {
-  const t = pub.last_trivia;
-  if (!t) return null;
-  const who = t.seat === you ? "You" : nameOf(pub, t.seat);
-  return h("section", { class: "wcc-trivia-result " + (t.correct ? "right" : "wrong") + fresh(`t|${t.question}|${t.seat}`),
-    "aria-label": "Last trivia answer" },
-  h("p", { class: "wcc-verdict" }, icon(t.correct ? "check" : "cross"),
-    `${who} answered ${t.correct ? "right" : "wrong"}${t.correct ? ": the Boss takes 1 damage!" : "."}`),
-  full ? h("p", { class: "wcc-q" }, t.question) : null,
-  h("p", { class: "wcc-answer" }, `Answer ${"ABCD"[t.answer]}: ${t.options[t.answer]}`),
-  h("p", { class: "wcc-expl" }, t.explanation));
+  const last = pub.last_trivia;
+  if (!last) return null;
+  const who = nameOf(pub, last.seat, you);
+  return h("section", { class: "wcc-trivia-result " + (last.correct ? "right" : "wrong") + fresh(`t|${last.question}|${last.seat}`),
+    "aria-label": t("Last trivia answer") },
+  h("p", { class: "wcc-verdict" }, icon(last.correct ? "check" : "cross"),
+    last.correct ? (last.seat === you ? t("You answered right: the Boss takes 1 damage!") : t("{name} answered right: the Boss takes 1 damage!", { name: who }))
+      : (last.seat === you ? t("You answered wrong.") : t("{name} answered wrong.", { name: who }))),
+  full ? h("p", { class: "wcc-q" }, last.question) : null,
+  h("p", { class: "wcc-answer" }, t("Answer {letter}: {option}", { letter: "ABCD"[last.answer], option: last.options[last.answer] })),
+  h("p", { class: "wcc-expl" }, last.explanation));
 }
 
 function crisisResult(pub, you) {
   const c = pub.last_crisis;
   if (!c) return null;
-  const who = c.seat === you ? "Your" : `${nameOf(pub, c.seat)}'s`;
-  const how = c.decided_by === "teacher" ? (c.passed ? "accepted by the teacher" : "rejected by the teacher")
-    : c.decided_by === "vote" ? (c.passed ? "passed the vote" : "voted down") : c.reason || "failed";
+  // c.reason is an English text of the engine's catalog ("gave up"): looked up as it is.
+  const how = c.decided_by === "teacher" ? (c.passed ? t("accepted by the teacher") : t("rejected by the teacher"))
+    : c.decided_by === "vote" ? (c.passed ? t("passed the vote") : t("voted down")) : c.reason ? t(c.reason) : t("failed");
+  const verdict = c.seat === you ? t("Your answer to the {crisis}: {how}", { crisis: c.name, how })
+    : t("{name}'s answer to the {crisis}: {how}", { name: nameOf(pub, c.seat), crisis: c.name, how });
   return h("section", { class: "wcc-crisis-result " + (c.passed ? "right" : "wrong") + fresh(`c|${JSON.stringify(c)}`),
-    "aria-label": "Last Crisis" },
-  h("p", { class: "wcc-verdict" }, icon(c.passed ? "check" : "cross"), `${who} answer to the ${c.name}: ${how}`),
-  c.decided_by !== "player" ? h("p", { class: "wcc-tally-line" }, `Vote: ${c.up} up, ${c.down} down`) : null,
-  c.decided_by === "teacher" && c.reason ? h("p", { class: "wcc-reason" }, `The teacher: “${c.reason}”`) : null,
+    "aria-label": t("Last Crisis") },
+  h("p", { class: "wcc-verdict" }, icon(c.passed ? "check" : "cross"), verdict),
+  c.decided_by !== "player" ? h("p", { class: "wcc-tally-line" }, t("Vote: {up} up, {down} down", { up: c.up, down: c.down })) : null,
+  c.decided_by === "teacher" && c.reason ? h("p", { class: "wcc-reason" }, t("The teacher: “{reason}”", { reason: c.reason })) : null,
   c.explanation ? h("blockquote", { class: "wcc-expl" }, c.explanation)
-    : c.hidden ? h("p", { class: "wcc-expl muted" }, "The explanation was hidden by the teacher.") : null);
+    : c.hidden ? h("p", { class: "wcc-expl muted" }, t("The explanation was hidden by the teacher.")) : null);
 }
 
 function outcomePanel(pub, entries, you) {
@@ -195,75 +146,85 @@ function outcomePanel(pub, entries, you) {
   if (which === "crisis") return crisisResult(pub, you);
   if (which === "weather") {
     const w = pub.last_weather;
-    return h("section", { class: "wcc-last-weather" + fresh(`w|${JSON.stringify(w)}`), "aria-label": "Last Weather card" },
+    return h("section", { class: "wcc-last-weather" + fresh(`w|${JSON.stringify(w)}`), "aria-label": t("Last Weather card") },
       h("p", { class: "wcc-weather-line" }, cardChip(pub, w.card), " ", weatherText(pub, w, you)));
   }
   return null;
 }
 
 function modeText(mode) {
-  return { players: "The players' vote decides", confirm: "Players vote, then the teacher confirms",
-    teacher: "The teacher decides" }[mode] || mode;
+  return { players: t("The players' vote decides"), confirm: t("Players vote, then the teacher confirms"),
+    teacher: t("The teacher decides") }[mode] || mode;
 }
 
-function tallyPanel(pub, crisis, you) {
+// The vote's clock (countdown.js): the platform's deadline under the view's clock_key.
+function voteClock(payload) {
+  const c = payload.view.public.crisis;
+  return c && c.stage === "vote"
+    ? countdown(payload, c.clock_key, { label: t("Vote closes in"), name: t("Time left to vote"), cls: "wcc-clock" }) : null;
+}
+
+// `clock`: the vote's countdown where the screen shows it with the tally (the board, the teacher).
+function tallyPanel(pub, crisis, you, clock = null) {
   const voters = crisis.voters || [];
-  return h("section", { class: "wcc-tally", "aria-label": "Votes" },
+  return h("section", { class: "wcc-tally", "aria-label": t("Votes") },
+    clock,
     h("p", { class: "wcc-thumbs" },
-      h("span", { class: "wcc-up" }, icon("thumb", { label: "thumbs up" }), h("span", { class: "wcc-num" }, String(crisis.up))),
-      h("span", { class: "wcc-down" }, icon("thumb", { flip: true, label: "thumbs down" }), h("span", { class: "wcc-num" }, String(crisis.down)))),
+      h("span", { class: "wcc-up" }, icon("thumb", { label: t("thumbs up") }), h("span", { class: "wcc-num" }, String(crisis.up))),
+      h("span", { class: "wcc-down" }, icon("thumb", { flip: true, label: t("thumbs down") }), h("span", { class: "wcc-num" }, String(crisis.down)))),
     crisis.stage === "vote" ? h("ul", { class: "wcc-voters", role: "list" }, voters.map((v) => {
       const done = crisis.voted.includes(v);
       return h("li", { class: done ? "done" : "" }, icon(done ? "check" : "clock"),
-        h("span", {}, nameOf(pub, v, you)), h("span", { class: "visually-hidden" }, done ? " has voted" : " has not voted yet"));
+        h("span", {}, nameOf(pub, v, you)), h("span", { class: "visually-hidden" }, " " + (done ? t("has voted") : t("has not voted yet"))));
     })) : null,
     crisis.stage === "review" && crisis.vote_passed !== null && crisis.vote_passed !== undefined
-      ? h("p", { class: "wcc-review" }, `The players say: ${crisis.vote_passed ? "it works" : "it does not work"}. The teacher decides now.`)
-      : crisis.stage === "review" ? h("p", { class: "wcc-review" }, "The teacher decides now.") : null,
+      ? h("p", { class: "wcc-review" }, crisis.vote_passed ? t("The players say: it works. The teacher decides now.")
+        : t("The players say: it does not work. The teacher decides now."))
+      : crisis.stage === "review" ? h("p", { class: "wcc-review" }, t("The teacher decides now.")) : null,
     h("p", { class: "wcc-mode" }, modeText(crisis.mode)));
 }
 
 // The Crisis: the disaster, then (once sent) the explanation, the cards and the tally.
-function crisisPanel(pub, you, role) {
+function crisisPanel(pub, you, role, clock = null) {
   const c = pub.crisis;
   if (!c) return null;
   const d = c.crisis;
   const who = nameOf(pub, c.seat, you);
   let explanation;
   if (c.stage === "choose") {
-    explanation = h("p", { class: "wcc-waiting" }, c.seat === you ? "" : `${who} is picking cards and writing an explanation…`);
+    explanation = h("p", { class: "wcc-waiting" }, c.seat === you ? "" : t("{name} is picking cards and writing an explanation…", { name: who }));
   } else if (c.explanation === null || c.explanation === undefined) {
-    explanation = h("p", { class: "wcc-hidden-expl" }, icon("eye"), "The explanation is hidden by the teacher.");
+    explanation = h("p", { class: "wcc-hidden-expl" }, icon("eye"), t("The explanation is hidden by the teacher."));
   } else {
     const size = c.explanation.length > 280 ? " long" : c.explanation.length > 160 ? " medium" : "";
     explanation = h("figure", { class: "wcc-explanation" + size },
-      h("figcaption", {}, `${c.seat === you ? "Your" : who + "'s"} answer`, c.hidden ? h("span", { class: "wcc-badge" }, "hidden from the class") : null),
+      h("figcaption", {}, c.seat === you ? t("Your answer") : t("{name}'s answer", { name: who }), c.hidden ? h("span", { class: "wcc-badge" }, t("hidden from the class")) : null),
       h("blockquote", {}, c.explanation));
   }
   const showIdeas = role === "player" && c.seat === you && c.stage === "choose";
-  return h("section", { class: "wcc-crisis stage-" + c.stage + fresh(`crisis|${c.vote}`), "aria-label": "Crisis" },
+  return h("section", { class: "wcc-crisis stage-" + c.stage + fresh(`crisis|${c.vote}`), "aria-label": t("Crisis") },
     h("div", { class: "wcc-crisis-main" },
-      h("h2", { class: "wcc-crisis-name" }, icon("alert"), `Crisis: ${d.name}`,
-        h("span", { class: "wcc-crisis-who" }, c.seat === you ? " — yours" : ` — ${who}`)),
+      h("h2", { class: `${CARD_FACE} wcc-crisis-name` }, kindIcon("crisis"), t("Crisis: {crisis}", { crisis: d.name }),
+        h("span", { class: "wcc-crisis-who" }, " — " + (c.seat === you ? t("yours") : who))),
       h("p", { class: "wcc-scenario" }, d.scenario),
       h("p", { class: "wcc-question" }, d.question),
-      showIdeas && d.ideas && d.ideas.length ? h("details", { class: "wcc-ideas" }, h("summary", {}, "Need an idea?"),
+      showIdeas && d.ideas && d.ideas.length ? h("details", { class: "wcc-ideas" }, h("summary", {}, t("Need an idea?")),
         h("ul", {}, d.ideas.map((i) => h("li", {}, i)))) : null,
       c.stage === "choose" && c.seat === you ? null : explanation),
     c.stage === "choose" ? null : h("div", { class: "wcc-crisis-side" },
-      c.cards.length ? h("div", { class: "wcc-spent" }, h("p", { class: "wcc-label" }, "Cards spent"), cardsList(pub, c.cards)) : null,
-      tallyPanel(pub, c, you)));
+      c.cards.length ? h("div", { class: "wcc-spent" }, h("p", { class: "wcc-label" }, t("Cards spent")), cardsList(pub, c.cards)) : null,
+      tallyPanel(pub, c, you, clock)));
 }
 
 function triviaPanel(pub, you, payload, send) {
-  const t = pub.trivia;
-  if (!t) return null;
-  const who = t.seat === you ? "Your" : `${nameOf(pub, t.seat)}'s`;
-  const answers = byType(payload, "answer");
-  return h("section", { class: "wcc-trivia" + fresh(`trivia|${t.question}`), "aria-label": "The Boss's question" },
-    h("p", { class: "wcc-label" }, icon("question"), `${who} question from the Boss`),
-    h("h2", { class: "wcc-q" }, t.question),
-    answers.length ? null : h("ol", { class: "wcc-options", role: "list" }, t.options.map((o, i) =>
+  const q = pub.trivia;
+  if (!q) return null;
+  const who = q.seat === you ? t("Your question from the Boss") : t("{name}'s question from the Boss", { name: nameOf(pub, q.seat) });
+  const answers = byType(payload.actions, "answer");
+  return h("section", { class: "wcc-trivia" + fresh(`trivia|${q.question}`), "aria-label": t("The Boss's question") },
+    h("p", { class: "wcc-label" }, icon("question"), who),
+    h("h2", { class: "wcc-q" }, q.question),
+    answers.length ? null : h("ol", { class: "wcc-options", role: "list" }, q.options.map((o, i) =>
       h("li", { class: `wcc-opt opt-${i}` }, h("span", { class: "wcc-letter" }, "ABCD"[i]), h("span", {}, o)))));
 }
 
@@ -271,36 +232,36 @@ function resultPanel(payload, pub, you) {
   const r = pub.result || payload.result;
   if (!r) return null;
   const text = shared.resultText ? shared.resultText(payload) : "";
-  return h("section", { class: "wcc-result", "aria-label": "Result" },
+  return h("section", { class: "wcc-result", "aria-label": t("Result") },
     icon("trophy", { cls: "wcc-result-trophy" }),
-    h("h2", {}, text || "The game is over."),
-    r.reason ? h("p", { class: "wcc-reason-line" }, `The game ended: ${r.reason}.`) : null,
+    h("h2", {}, text || t("The game is over.")),
+    r.reason ? h("p", { class: "wcc-reason-line" }, t("The game ended: {reason}.", { reason: t(r.reason) })) : null,
     h("ol", { class: "wcc-ranking", role: "list" }, r.ranking.map((s, i) => h("li", { class: r.winners.includes(s) ? "top" : "" },
       h("span", { class: "wcc-rank" }, `${r.winners.includes(s) ? 1 : i + 1}.`),
-      h("span", { class: "wcc-rank-name" }, nameOf(pub, s) + (s === you ? " (you)" : "")),
+      h("span", { class: "wcc-rank-name" }, s === you ? t("{name} (you)", { name: nameOf(pub, s) }) : nameOf(pub, s)),
       h("span", { class: "wcc-rank-score" }, icon("trophy"), String(r.scores[s]))))));
 }
 
 function playersStrip(pub, you) {
-  return h("ul", { class: "wcc-players", role: "list", "aria-label": "Players", dataset: { count: pub.players.length } },
+  return h("ul", { class: "wcc-players", role: "list", "aria-label": t("Players"), dataset: { count: pub.players.length } },
     pub.players.map((p) => {
       const turn = !pub.result && pub.turn === p.seat;
       const waiting = (pub.waiting_for || []).includes(p.seat);
       return h("li", { class: "wcc-player" + (turn ? " turn" : "") + (waiting ? " waiting" : "") + (p.seat === you ? " mine" : "") },
-        h("p", { class: "wcc-pname" }, h("span", { class: "wcc-pname-text" }, p.name), p.seat === you ? h("span", { class: "wcc-badge" }, "you") : null),
+        h("p", { class: "wcc-pname" }, h("span", { class: "wcc-pname-text" }, p.name), p.seat === you ? h("span", { class: "wcc-badge" }, t("you")) : null),
         h("p", { class: "wcc-stats" },
-          h("span", { class: "wcc-trophies" + fresh(`tr|${p.seat}|${p.trophies}`), title: "Trophies" }, icon("trophy", { label: "trophies" }),
+          h("span", { class: "wcc-trophies" + fresh(`tr|${p.seat}|${p.trophies}`), title: t("Trophies") }, icon("trophy", { label: t("trophies") }),
             h("span", { class: "wcc-num" }, String(p.trophies)), h("span", { class: "wcc-of" }, `/${pub.goal}`)),
-          h("span", { class: "wcc-hand", title: "Cards in hand" }, icon("cards", { label: "cards in hand" }), h("span", { class: "wcc-num" }, String(p.hand))),
-          h("span", { class: "wcc-er" + (p.emergency ? "" : " used") }, icon("shield", { label: p.emergency ? "Emergency Response ready" : "Emergency Response used" })),
-          p.skips ? h("span", { class: "wcc-skip" }, icon("skip"), `skips ${p.skips}`) : null,
-          p.skipped ? h("span", { class: "wcc-skipped" }, `skipped ${p.skipped}`) : null));
+          h("span", { class: "wcc-hand", title: t("Cards in hand") }, icon("cards", { label: t("cards in hand") }), h("span", { class: "wcc-num" }, String(p.hand))),
+          h("span", { class: "wcc-er" + (p.emergency ? "" : " used") }, icon("shield", { label: p.emergency ? t("Emergency Response ready") : t("Emergency Response used") })),
+          p.skips ? h("span", { class: "wcc-skip" }, icon("skip"), t("skips {n}", { n: p.skips })) : null,
+          p.skipped ? h("span", { class: "wcc-skipped" }, t("skipped {n}", { n: p.skipped })) : null));
     }));
 }
 
 function turnLine(pub, you) {
-  if (pub.result) return "Game over";
-  return pub.turn === you ? "Your turn" : `${nameOf(pub, pub.turn)}'s turn`;
+  if (pub.result) return t("Game over");
+  return pub.turn === you ? t("Your turn") : t("{name}'s turn", { name: nameOf(pub, pub.turn) });
 }
 
 // ---- The phone -----------------------------------------------------------------
@@ -314,13 +275,13 @@ function handSection(payload, pub, mine, send) {
     const out = [];
     const plays = payload.actions.filter((a) => (a.type === "weather" || a.type === "weather_at") && a.card === kind);
     if (plays.length === 1 && plays[0].type === "weather") {
-      out.push(h("button", { type: "button", class: "wcc-card-btn", dataset: { focusKey: `play-${kind}` }, onclick: () => send(plays[0]) }, "Play"));
+      out.push(h("button", { type: "button", class: "wcc-card-btn", dataset: { focusKey: `play-${kind}` }, onclick: () => send(plays[0]) }, t("Play")));
     } else if (plays.length) {
-      out.push(h("span", { class: "wcc-on" }, "Play on:"), ...plays.map((a) => h("button", { type: "button", class: "wcc-card-btn",
+      out.push(h("span", { class: "wcc-on" }, t("Play on:")), ...plays.map((a) => h("button", { type: "button", class: "wcc-card-btn",
         "aria-label": a.label, dataset: { focusKey: `play-${kind}-${a.target}` }, onclick: () => send(a) }, nameOf(pub, a.target))));
     }
     for (const a of payload.actions.filter((x) => x.card === kind && ["pick", "unpick", "discard", "leak"].includes(x.type))) {
-      const text = { pick: picked.get(kind) ? "Use another" : "Use", unpick: "Put back", discard: "Discard", leak: "To the Bucket" }[a.type];
+      const text = { pick: picked.get(kind) ? t("Use another") : t("Use"), unpick: t("Put back"), discard: t("Discard"), leak: t("To the Bucket") }[a.type];
       out.push(h("button", { type: "button", class: "wcc-card-btn" + (a.type === "pick" || a.type === "discard" || a.type === "leak" ? " go" : ""),
         "aria-label": a.label, dataset: { focusKey: `${a.type}-${kind}` }, onclick: () => send(a) }, text));
     }
@@ -331,24 +292,24 @@ function handSection(payload, pub, mine, send) {
     const p = picked.get(kind) || 0;
     const controls = attached(kind);
     return h("li", { class: `wcc-slot wcc-k-${kind}` + (n ? "" : " empty") + (cycle.has(kind) ? " in-cycle" : "") + (p ? " picked" : "") },
-      h("span", { class: "wcc-slot-face" }, kindIcon(kind), h("span", { class: "wcc-slot-name", "aria-hidden": "true" }, SHORT[kind] || legend(pub, kind).name),
+      h("span", { class: `${CARD_FACE} wcc-slot-face` }, kindIcon(kind), h("span", { class: "wcc-slot-name", "aria-hidden": "true" }, SHORT[kind] || legend(pub, kind).name),
         h("span", { class: "visually-hidden" }, legend(pub, kind).name),
-        h("span", { class: "wcc-slot-count" }, n ? `×${n}` : "none"), p ? h("span", { class: "wcc-picked" }, `${p} picked`) : null),
+        h("span", { class: "wcc-slot-count" }, n ? `×${n}` : t("none")), p ? h("span", { class: "wcc-picked" }, t("{n} picked", { n: p })) : null),
       controls.length ? h("span", { class: "wcc-slot-controls" }, controls) : null);
   };
   const weather = (mine.hand || []).filter((c) => !RESOURCES.includes(c.card) && c.card !== "newater");
-  const cycleNote = mine.cycle ? (mine.cycle.includes("newater") ? "A full Cycle, with NEWater as the wild card!" : "A full Cycle!")
-    : `Missing: ${(mine.missing || []).map((k) => legend(pub, k).name).join(", ")}`;
-  return h("section", { class: "wcc-hand-section", "aria-label": "Your hand" },
-    h("h2", { class: "wcc-h" }, "Your Cycle", h("span", { class: "wcc-cycle-note" + (mine.cycle ? " ready" : "") }, cycleNote)),
+  const cycleNote = mine.cycle ? (mine.cycle.includes("newater") ? t("A full Cycle, with NEWater as the wild card!") : t("A full Cycle!"))
+    : t("Missing: {cards}", { cards: (mine.missing || []).map((k) => legend(pub, k).name).join(", ") });
+  return h("section", { class: "wcc-hand-section", "aria-label": t("Your hand") },
+    h("h2", { class: "wcc-h" }, t("Your Cycle"), h("span", { class: "wcc-cycle-note" + (mine.cycle ? " ready" : "") }, cycleNote)),
     h("ul", { class: "wcc-cycle-row", role: "list" }, RESOURCES.map(slot), h("li", { class: "wcc-plus", "aria-hidden": "true" }, "+"), slot("newater")),
-    weather.length ? h("h2", { class: "wcc-h" }, "Weather cards") : null,
+    weather.length ? h("h2", { class: "wcc-h" }, t("Weather cards")) : null,
     weather.length ? h("ul", { class: "wcc-weather-list", role: "list" }, weather.map((c) => {
       const p = picked.get(c.card) || 0;
       const controls = attached(c.card);
       return h("li", { class: `wcc-wcard wcc-k-${c.card}` + (p ? " picked" : "") },
-        h("p", { class: "wcc-wcard-head" }, kindIcon(c.card), h("strong", {}, legend(pub, c.card).name),
-          c.count > 1 ? h("span", { class: "wcc-slot-count" }, `×${c.count}`) : null, p ? h("span", { class: "wcc-picked" }, `${p} picked`) : null),
+        h("p", { class: `${CARD_FACE} wcc-wcard-head` }, kindIcon(c.card), h("strong", {}, legend(pub, c.card).name),
+          c.count > 1 ? h("span", { class: "wcc-slot-count" }, `×${c.count}`) : null, p ? h("span", { class: "wcc-picked" }, t("{n} picked", { n: p })) : null),
         h("p", { class: "wcc-wcard-text" }, legend(pub, c.card).text),
         controls.length ? h("p", { class: "wcc-slot-controls" }, controls) : null);
     })) : null);
@@ -356,13 +317,13 @@ function handSection(payload, pub, mine, send) {
 
 function burstSection(payload, pub, mine, send) {
   if (!mine.burst) return null;
-  const takes = byType(payload, "take");
+  const takes = byType(payload.actions, "take");
   const target = pub.pending ? pub.pending.target : null;
-  return h("section", { class: "wcc-burst", "aria-label": "Their hand" },
-    h("h2", { class: "wcc-h" }, `${nameOf(pub, target)}'s hand: take 1 card`),
+  return h("section", { class: "wcc-burst", "aria-label": t("Their hand") },
+    h("h2", { class: "wcc-h" }, t("{name}'s hand: take 1 card", { name: nameOf(pub, target) })),
     h("ul", { class: "wcc-burst-list", role: "list" }, mine.burst.map((c) => {
       const a = takes.find((x) => x.card === c.card);
-      return h("li", {}, a ? h("button", { type: "button", class: `wcc-take wcc-k-${c.card}`, "aria-label": a.label,
+      return h("li", {}, a ? h("button", { type: "button", class: `${CARD_FACE} wcc-take wcc-k-${c.card}`, "aria-label": a.label,
         dataset: { focusKey: `take-${c.card}` }, onclick: () => send(a) }, kindIcon(c.card), legend(pub, c.card).name,
       c.count > 1 ? ` ×${c.count}` : "") : cardChip(pub, c.card, { count: c.count }));
     })));
@@ -371,30 +332,32 @@ function burstSection(payload, pub, mine, send) {
 function thumbZone(payload, pub, mine, send, you) {
   const parts = [];
   const handled = new Set(["weather", "weather_at", "pick", "unpick", "discard", "leak", "take"]);
-  const t = (type) => byType(payload, type);
-  const vote = t("vote");
+  const of = (type) => byType(payload.actions, type);
+  // On the phone the vote's clock sits with the thumbs, where the voter looks (and the one who waits).
+  parts.push(voteClock(payload));
+  const vote = of("vote");
   if (vote.length) {
     const up = vote.find((a) => a.up);
     const down = vote.find((a) => !a.up);
     parts.push(h("div", { class: "wcc-vote-row" },
       up ? h("button", { type: "button", class: "wcc-vote up wcc-primary", "aria-label": up.label, dataset: { focusKey: "up" }, onclick: () => send(up) },
-        icon("thumb"), h("span", {}, "It works")) : null,
+        icon("thumb"), h("span", {}, t("It works"))) : null,
       down ? h("button", { type: "button", class: "wcc-vote down", "aria-label": down.label, dataset: { focusKey: "down" }, onclick: () => send(down) },
-        icon("thumb", { flip: true }), h("span", {}, "It doesn't")) : null));
+        icon("thumb", { flip: true }), h("span", {}, t("It doesn't"))) : null));
   }
-  const answers = t("answer");
+  const answers = of("answer");
   if (answers.length) {
     parts.push(h("div", { class: "wcc-answers" }, answers.map((a) => h("button", { type: "button",
       class: `wcc-answer-btn opt-${a.choice}` + (a.choice === 0 ? " wcc-primary" : ""), dataset: { focusKey: `answer-${a.choice}` },
       onclick: () => send(a) }, h("span", { class: "wcc-letter" }, "ABCD"[a.choice]), h("span", {}, pub.trivia ? pub.trivia.options[a.choice] : a.label)))));
   }
-  const explain = t("explain")[0];
-  const giveUp = t("give_up")[0];
+  const explain = of("explain")[0];
+  const giveUp = of("give_up")[0];
   if (explain || giveUp) {
     const picked = (mine.picked || []).length;
     if (explain) {
       const area = h("textarea", { id: "wcc-explanation", name: "text", rows: 3, maxlength: EXPLANATION_MAX, required: true,
-        placeholder: "How do these cards help with the disaster?", dataset: { focusKey: "explain-text" } });
+        placeholder: t("How do these cards help with the disaster?"), dataset: { focusKey: "explain-text" } });
       area.value = draft;
       const counter = h("span", { class: "wcc-counter", "aria-live": "off" }, `${draft.length}/${EXPLANATION_MAX}`);
       area.addEventListener("input", () => { draft = area.value; counter.textContent = `${draft.length}/${EXPLANATION_MAX}`; });
@@ -405,60 +368,67 @@ function thumbZone(payload, pub, mine, send, you) {
         send({ ...explain, text: text.slice(0, EXPLANATION_MAX) });
         draft = "";
       } },
-      h("label", { for: "wcc-explanation" }, picked === 1 ? "Explain how your card helps" : `Explain how your ${picked} cards help`, counter), area,
-      h("button", { type: "submit", class: "primary wcc-primary big", dataset: { focusKey: "explain" } }, "Send explanation")));
+      h("label", { for: "wcc-explanation" }, tn("Explain how your card helps", "Explain how your {n} cards help", picked), counter), area,
+      h("button", { type: "submit", class: "primary wcc-primary big", dataset: { focusKey: "explain" } }, t("Send explanation"))));
     } else {
-      parts.push(h("p", { class: "wcc-hint" }, "Tap “Use” on at least one card above, then explain how it helps."));
+      parts.push(h("p", { class: "wcc-hint" }, t("Tap “Use” on at least one card above, then explain how it helps.")));
     }
-    if (giveUp) parts.push(h("button", { type: "button", class: "wcc-giveup", "aria-label": giveUp.label, dataset: { focusKey: "giveup" }, onclick: () => send(giveUp) }, "Give up"));
+    if (giveUp) parts.push(h("button", { type: "button", class: "wcc-giveup", "aria-label": giveUp.label, dataset: { focusKey: "giveup" }, onclick: () => send(giveUp) }, t("Give up")));
   }
-  for (const a of t("respond")) {
+  for (const a of of("respond")) {
     parts.push(h("button", { type: "button", class: a.use ? "primary big wcc-primary" : "big", dataset: { focusKey: `respond-${a.use}` }, onclick: () => send(a) }, a.label));
   }
-  for (const a of t("defuse")) {
+  for (const a of of("defuse")) {
     parts.push(h("button", { type: "button", class: "primary big wcc-primary wcc-defuse", dataset: { focusKey: "defuse" }, onclick: () => send(a) }, icon("shield"), a.label));
   }
-  const main = [...t("trade"), ...t("challenge")];
+  const main = [...of("trade"), ...of("challenge")];
   if (main.length) {
     parts.push(h("div", { class: "wcc-main-row" }, main.map((a) => h("button", { type: "button", class: `wcc-main ${a.type}`,
       "aria-label": a.label, dataset: { focusKey: a.type }, onclick: () => send(a) },
-    icon(a.type === "trade" ? "trophy" : "heart"), h("span", {}, a.type === "trade" ? "Trade a Cycle for a trophy" : "Challenge the Boss")))));
+    icon(a.type === "trade" ? "trophy" : "heart"), h("span", {}, a.type === "trade" ? t("Trade a Cycle for a trophy") : t("Challenge the Boss"))))));
   }
-  for (const a of t("draw")) {
+  for (const a of of("draw")) {
     parts.push(h("button", { type: "button", class: "primary big wcc-primary wcc-draw", dataset: { focusKey: "draw" }, onclick: () => send(a) }, a.label));
   }
   const known = new Set([...handled, "vote", "answer", "explain", "give_up", "respond", "defuse", "trade", "challenge", "draw"]);
   const other = payload.actions.filter((a) => !known.has(a.type));
   if (other.length) parts.push(shared.actionControls(other, send, { focusPrefix: "wcc-other" }));
   const choosing = payload.actions.some((a) => handled.has(a.type) && !["weather", "weather_at"].includes(a.type)) && !explain && !giveUp;
-  if (choosing) parts.push(h("p", { class: "wcc-hint" }, pub.pending && pub.pending.kind === "burst" ? "Tap a card above to take it." : "Tap a button on a card above."));
+  if (choosing) parts.push(h("p", { class: "wcc-hint" }, pub.pending && pub.pending.kind === "burst" ? t("Tap a card above to take it.") : t("Tap a button on a card above.")));
   if (!payload.actions.length) {
     const c = pub.crisis;
-    let text = "Waiting for " + ((pub.waiting_for || []).map((s) => nameOf(pub, s)).join(" and ") || "the teacher") + "…";
-    if (c && c.stage === "vote" && mine.vote !== null && mine.vote !== undefined) text = `You voted thumbs ${mine.vote ? "up" : "down"}. ` + text;
-    if (payload.paused) text = "The teacher has paused the game.";
+    const names = (pub.waiting_for || []).map((s) => nameOf(pub, s));
+    const and = t("and");
+    let text = names.length ? t("Waiting for {names}…", { names: names.join(` ${and} `) }) : t("Waiting for the teacher…");
+    if (c && c.stage === "vote" && mine.vote !== null && mine.vote !== undefined) {
+      text = (mine.vote ? t("You voted thumbs up.") : t("You voted thumbs down.")) + " " + text;
+    }
+    if (payload.paused) text = t("The teacher has paused the game.");
     parts.push(h("p", { class: "wcc-wait" }, text));
   }
-  return h("section", { class: "wcc-thumb" + (payload.actions.length ? " active" : ""), "aria-label": "Your move" },
-    h("p", { class: "error act-error", role: "alert" }, refusedText()), parts);
+  // While the choices are on the cards above (Use, Discard, To the Bucket, Take), the bar
+  // holds only a hint and Give up: it flows after the cards rather than pinned over them.
+  const onCards = payload.actions.some((a) => ["pick", "unpick", "discard", "leak", "take"].includes(a.type)) && !explain;
+  return h("section", { class: "wcc-thumb" + (payload.actions.length ? " active" : "") + (onCards ? " flows" : ""), "aria-label": t("Your move") },
+    h("p", { class: "error act-error", role: "alert" }, refusal.text()), parts);
 }
 
 let draft = ""; // the Crisis explanation being typed survives re-renders
 
 function statusBar(pub, mine, you) {
   const me = pub.players.find((p) => p.seat === you) || { trophies: 0 };
-  return h("section", { class: "wcc-status", "aria-label": "Your status" },
-    h("span", { class: "wcc-st wcc-trophies" + fresh(`mytr|${me.trophies}`) }, icon("trophy", { label: "Your trophies" }),
+  return h("section", { class: "wcc-status", "aria-label": t("Your status") },
+    h("span", { class: "wcc-st wcc-trophies" + fresh(`mytr|${me.trophies}`) }, icon("trophy", { label: t("Your trophies") }),
       h("span", { class: "wcc-num" }, String(me.trophies)), h("span", { class: "wcc-of" }, `/${pub.goal}`)),
-    h("span", { class: "wcc-st wcc-er" + (mine.emergency ? "" : " used") }, icon("shield"), mine.emergency ? "Emergency Response" : "No Emergency Response"),
-    h("span", { class: "wcc-st wcc-bossmini" }, "Boss", icon("heart", { cls: "wcc-heart" }), `${pub.boss.hp}/${pub.boss.max_hp}`),
-    h("span", { class: "wcc-st" }, icon("bucket"), `Bucket ${pub.boss.bucket}`));
+    h("span", { class: "wcc-st wcc-er" + (mine.emergency ? "" : " used") }, icon("shield"), mine.emergency ? t("Emergency Response") : t("No Emergency Response")),
+    h("span", { class: "wcc-st wcc-bossmini" }, kindIcon("boss"), t("Boss"), icon("heart", { cls: "wcc-heart" }), `${pub.boss.hp}/${pub.boss.max_hp}`),
+    h("span", { class: "wcc-st" }, icon("bucket"), t("Bucket {n}", { n: pub.boss.bucket })));
 }
 
 function renderPlayer(payload, pub, ctx, entries) {
   const you = payload.seat;
   const mine = payload.view.private || {};
-  const send = sender(ctx);
+  const send = refusal.sender(ctx);
   const over = Boolean(pub.result || payload.result) || payload.status === "ended";
   const promptText = over ? "" : payload.view.prompt.text;
   if (over) {
@@ -469,7 +439,7 @@ function renderPlayer(payload, pub, ctx, entries) {
     statusBar(pub, mine, you),
     outcomePanel(pub, entries, you),
     h("p", { class: "wcc-prompt" + (mineToAct ? " mine" : ""), "aria-live": "polite" }, promptText),
-    mine.peek ? h("section", { class: "wcc-peek", "aria-label": "Forecast" }, h("p", { class: "wcc-label" }, "Forecast: the next cards (only you see this)"),
+    mine.peek ? h("section", { class: "wcc-peek", "aria-label": t("Forecast") }, h("p", { class: "wcc-label" }, t("Forecast: the next cards (only you see this)")),
       cardsList(pub, mine.peek)) : null,
     crisisPanel(pub, you, "player"),
     triviaPanel(pub, you, payload, send),
@@ -487,11 +457,11 @@ function renderBoard(payload, pub, ctx, entries) {
   const over = Boolean(pub.result || payload.result) || payload.status === "ended";
   const head = h("div", { class: "wcc-top" },
     h("p", { class: "wcc-turn" + fresh(`turn|${pub.turn_no}`) }, turnLine(pub, null)),
-    over || payload.view.prompt.text === `${turnLine(pub, null)}.` ? null : h("p", { class: "wcc-prompt" }, payload.view.prompt.text));
+    over || !pub.pending ? null : h("p", { class: "wcc-prompt" }, payload.view.prompt.text));
   if (over) return [head, h("div", { class: "wcc-stage" }, resultPanel(payload, pub, null), playersStrip(pub, null))];
   let main;
   if (pub.crisis && !(ctx.role === "facilitator" && pub.crisis.stage !== "choose" && payload.actions.length)) {
-    main = h("div", { class: "wcc-stage wcc-stage-crisis" }, crisisPanel(pub, null, ctx.role),
+    main = h("div", { class: "wcc-stage wcc-stage-crisis" }, crisisPanel(pub, null, ctx.role, voteClock(payload)),
       h("div", { class: "wcc-mini-row" }, bossPanel(pub), pilesPanel(pub)));
   } else if (pub.trivia) {
     main = h("div", { class: "wcc-stage wcc-stage-trivia" }, triviaPanel(pub, null, payload, () => {}),
@@ -510,39 +480,41 @@ function moderationPanel(payload, pub, ctx) {
   const c = pub.crisis;
   const acts = payload.actions;
   if (!c || c.stage === "choose" || !acts.length) return null;
-  const send = sender(ctx);
+  const send = refusal.sender(ctx);
   const find = (type) => acts.find((a) => a.type === type);
   const accept = find("accept");
   const reject = find("reject");
   const toggle = find("hide") || find("show");
   const extend = find("extend");
   const close = find("close");
-  const reason = h("textarea", { id: "wcc-reason", rows: 2, maxlength: REASON_MAX, placeholder: "Optional: why (shown to the players and the board)",
+  const reason = h("textarea", { id: "wcc-reason", rows: 2, maxlength: REASON_MAX, placeholder: t("Optional: why (shown to the players and the board)"),
     dataset: { focusKey: "reason" } });
   reason.value = reasonDraft;
   reason.addEventListener("input", () => { reasonDraft = reason.value; });
   const who = nameOf(pub, c.seat);
-  return h("section", { class: "wcc-mod", "aria-label": "Moderate the Crisis" },
-    h("h2", {}, icon("alert"), `Moderate ${who}'s answer to the ${c.crisis.name}`),
+  return h("section", { class: "wcc-mod", "aria-label": t("Moderate the Crisis") },
+    h("h2", {}, icon("alert"), t("Moderate {name}'s answer to the {crisis}", { name: who, crisis: c.crisis.name })),
     h("p", { class: "wcc-scenario" }, c.crisis.scenario),
     h("p", { class: "wcc-question" }, c.crisis.question),
     h("p", { class: "wcc-mod-state" }, c.stage === "review"
-      ? (c.vote_passed === null || c.vote_passed === undefined ? "You decide." : `The vote is closed: the players say it ${c.vote_passed ? "works" : "does not work"}. Confirm or override.`)
-      : `The players are voting: ${c.voted.length} of ${c.voters.length} have voted.`),
-    h("figure", { class: "wcc-explanation" }, h("figcaption", {}, `${who}'s explanation`,
-      c.hidden ? h("span", { class: "wcc-badge" }, "hidden from the board and phones") : null),
+      ? (c.vote_passed === null || c.vote_passed === undefined ? t("You decide.")
+        : c.vote_passed ? t("The vote is closed: the players say it works. Confirm or override.")
+          : t("The vote is closed: the players say it does not work. Confirm or override."))
+      : t("The players are voting: {voted} of {voters} have voted.", { voted: c.voted.length, voters: c.voters.length })),
+    h("figure", { class: "wcc-explanation" }, h("figcaption", {}, t("{name}'s explanation", { name: who }),
+      c.hidden ? h("span", { class: "wcc-badge" }, t("hidden from the board and phones")) : null),
     h("blockquote", {}, c.explanation || "")),
-    c.cards.length ? h("div", { class: "wcc-spent" }, h("p", { class: "wcc-label" }, "Cards spent"), cardsList(pub, c.cards)) : null,
-    tallyPanel(pub, c, null),
-    h("p", { class: "error act-error", role: "alert" }, refusedText()),
+    c.cards.length ? h("div", { class: "wcc-spent" }, h("p", { class: "wcc-label" }, t("Cards spent")), cardsList(pub, c.cards)) : null,
+    tallyPanel(pub, c, null, voteClock(payload)),
+    h("p", { class: "error act-error", role: "alert" }, refusal.text()),
     h("div", { class: "wcc-mod-decide" },
       accept ? h("button", { type: "button", class: "wcc-accept", "aria-label": accept.label, dataset: { focusKey: "accept" }, onclick: () => send(accept) },
-        icon("check"), "Accept") : null,
-      reject ? h("div", { class: "wcc-reject-box" }, h("label", { for: "wcc-reason" }, "Reason for a rejection (optional)"), reason,
+        icon("check"), t("Accept")) : null,
+      reject ? h("div", { class: "wcc-reject-box" }, h("label", { for: "wcc-reason" }, t("Reason for a rejection (optional)")), reason,
         h("button", { type: "button", class: "wcc-reject", "aria-label": reject.label, dataset: { focusKey: "reject" }, onclick: () => {
           send({ ...reject, reason: reason.value.trim().slice(0, REASON_MAX) });
           reasonDraft = "";
-        } }, icon("cross"), "Reject")) : null),
+        } }, icon("cross"), t("Reject"))) : null),
     h("div", { class: "button-row wcc-mod-more" },
       toggle ? h("button", { type: "button", dataset: { focusKey: "toggle" }, onclick: () => send(toggle) }, icon("eye"), toggle.label) : null,
       extend ? h("button", { type: "button", dataset: { focusKey: "extend" }, onclick: () => send(extend) }, icon("clock"), extend.label) : null,
@@ -553,8 +525,8 @@ let reasonDraft = "";
 // ---- Entry point -------------------------------------------------------------------
 export function render(root, payload, ctx) {
   const pub = payload.view.public;
-  const entries = typeof ctx.log === "function" ? ctx.log() : (payload.log || []);
-  seenNext = new Set();
+  const entries = logOf(payload, ctx);
+  marks.begin();
   if (pub.crisis === null || pub.crisis.stage !== "choose" || pub.crisis.seat !== payload.seat) draft = draft && pub.crisis ? draft : "";
   let body;
   if (ctx.role === "player") body = renderPlayer(payload, pub, ctx, entries);
@@ -565,8 +537,13 @@ export function render(root, payload, ctx) {
   } else body = renderBoard(payload, pub, ctx, entries);
   const stage = pub.result ? "over" : pub.crisis ? "crisis" : pub.trivia ? "trivia" : "table";
   preserveFocus(root, () => replace(root, h("div", { class: `wcc game-view wcc-${ctx.role} wcc-on-${stage}` }, body)));
-  seen = seenNext;
+  // A long explanation or question gets a tighter layout, then smaller type, rather than cut (kit.js).
+  if (ctx.role === "board") for (const region of root.querySelectorAll(".wcc-crisis, .wcc-trivia")) fitRegion(region, { layouts: ["wcc-tight"] });
+  // The side column (Boss, piles, the last Weather card) steps its type down, and at last
+  // leaves out the Weather card's rule text, rather than run off the board (longer languages).
+  if (ctx.role === "board") for (const side of root.querySelectorAll(".wcc-stage-table .wcc-side")) fitRegion(side, { layouts: ["wcc-side-tight"] });
+  marks.end();
 }
 
 // The end screen's scores (table.js endScreen, where the platform has one) count trophies.
-export const scoreText = (n) => plural(n, "trophy", "trophies");
+export const scoreText = (n) => tn("{n} trophy", "{n} trophies", n);

@@ -32,8 +32,10 @@ integer `state["rng"]`, which no view ever shows.
 """
 from __future__ import annotations
 
-from app.engines.contract import (UI, GameSpec, IllegalAction, Option, Rng, Seating, clone, label, log,
-                                  prompt, resolve_options, ruling, strip_label)
+from app.engines.contract import (UI, GameSpec, Hidden, IllegalAction, Option, Rng, Seating, clone, finish_cause,
+                                  label, log, prompt, resolve_options, ruling, strip_label)
+
+from .hidden import scramble
 
 KEY = "dicerace"
 TITLE = "Dice Race"
@@ -54,6 +56,7 @@ BONUS = 2                  # the facilitator's bonus, in steps
 VOTE_SECONDS = 30          # how long a checkpoint vote stays open
 CHOICES = ("sprint", "steady")
 TIE_RULING = "dicerace.tie_vote_is_steady"
+LESSON_RULING = "dicerace.lesson_clock"
 
 OPTIONS = (
     Option("goal", "Finish line", 20, (10, 20, 30),
@@ -67,6 +70,9 @@ RULINGS = (
               "votes count as steady), the next round is played steady: nobody's move is doubled. "
               "The rule sheet only says that the majority decides; this ruling settles the tie "
               "until the designers decide otherwise.")},
+    {"id": LESSON_RULING, "kind": "provisional", "title": "The lesson clock runs out",
+     "text": ("When the table's lesson clock runs out, the race ends at once: the players furthest "
+              "along win, and players on the same square share the win.")},
 )
 
 DISCUSSION = (
@@ -397,11 +403,19 @@ def _bonus(s: dict, seat: int) -> list[dict]:
                 position=s["positions"][seat])]
 
 
-def finish(state: dict) -> tuple[dict, list[dict]]:
-    """The facilitator ends the race now: the furthest along win."""
+def finish(state: dict, cause: str = "teacher") -> tuple[dict, list[dict]]:
+    """The facilitator ends the race now, or the lesson clock ran out (`cause`): the furthest along win."""
+    cause = finish_cause(cause)
     if state["status"] != "playing":
         _fail("game_over", "The race is over.")
     s = clone(state)
+    if cause == "lesson_clock":
+        return s, [log("end", "The lesson clock ran out.", round=s["round"]),
+                   ruling(LESSON_RULING, RULINGS[1]["text"], positions=list(s["positions"]))] \
+            + _end_game(s, "lesson_clock_ran_out")
+    if cause == "time_limit":
+        return s, [log("end", "This race ran too long, so it was stopped.", round=s["round"])] \
+            + _end_game(s, "ran_too_long")
     return s, [log("end", "The teacher ends the race.", round=s["round"])] + _end_game(s, "ended_by_facilitator")
 
 
@@ -568,6 +582,7 @@ GAME = GameSpec(
                            "skip_vote", "bonus", "ruling"}),
     discussion=DISCUSSION,
     report=lambda ctx: report(ctx),
+    hidden=(Hidden(scramble=scramble, options={"goal": 10}),),   # hidden.py
     start_label="Start the race",
     ui=UI(),
 )

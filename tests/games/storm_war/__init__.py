@@ -1,0 +1,1 @@
+"""Storm War's tests (app/engines/storm_war/, static/games/storm_war/)."""

@@ -1,0 +1,1 @@
+"""War's tests (app/engines/war/, static/games/war/)."""

@@ -1,0 +1,1 @@
+"""The Wizard duel's tests (app/engines/wizard/, static/games/wizard/)."""
