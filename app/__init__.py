@@ -57,7 +57,8 @@ def create_app(overrides: dict | None = None):
     limits = Limiter(app.config["SOCKETIO_MESSAGE_QUEUE"], namespace=app.config["REDIS_NAMESPACE"])
     accounts = Accounts(db, limiter=limits, settings=app.config,
                         offload=Offload(app.config["ASYNC_MODE"], app.config["HASH_CONCURRENCY"]))
-    tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"], lesson_minute=app.config["LESSON_MINUTE"])
+    tables = TableService(db, bot_delay_scale=app.config["BOT_DELAY_SCALE"], lesson_minute=app.config["LESSON_MINUTE"],
+                          deal_seed=app.config.get("DEAL_SEED"))
     classes = ClassService(db, tables, tables_max=app.config["CLASS_TABLES_MAX"],
                            shared=bool(app.config["SOCKETIO_MESSAGE_QUEUE"]))
     demos = DemoService(tables, app.config, limits)

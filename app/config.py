@@ -10,6 +10,7 @@
 | ASYNC_MODE              | threading (python -m app: eventlet)   |
 | BOT_DELAY_SCALE         | 1.0 (0 makes computer moves instant)  |
 | LESSON_MINUTE           | 60 seconds in a lesson clock's minute (tests shorten it) |
+| DEAL_SEED               | (none: every table a random deal) fixes the deals of the tables opened after a start |
 | SOCKET_RATE/SOCKET_BURST| 10 messages/s after a burst of 30     |
 | GAME_MODULES            | (none) extra game packages, comma-separated |
 | EXTRA_TRANSLATIONS      | (none) more translation roots, os.pathsep-separated (app/i18n) |
@@ -76,6 +77,8 @@ def from_environment() -> dict:
         "BOT_DELAY_SCALE": float(os.environ.get("BOT_DELAY_SCALE", "1.0")),
         # Seconds in a lesson clock's minute (app/service/tables/lesson.py): 60, shorter in browser tests.
         "LESSON_MINUTE": float(os.environ.get("LESSON_MINUTE", "60")),
+        # Reproducible deals (app/service/tables/common.py Deals): the tests' live servers set it.
+        "DEAL_SEED": os.environ.get("DEAL_SEED") or None,
         # Per-connection Socket.IO budget: a burst, then this many messages a second.
         "SOCKET_RATE": float(os.environ.get("SOCKET_RATE", "10")),
         "SOCKET_BURST": float(os.environ.get("SOCKET_BURST", "30")),

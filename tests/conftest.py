@@ -14,7 +14,9 @@ PASSWORD = "correct-horse-1"
 def make_app(tmp_path, **overrides):
     # Simulated phones play whole games far faster than thumbs, so the socket
     # budget is raised here; the rate-limit tests use the production defaults.
-    config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}", "TESTING": True,
+    # DEAL_SEED: every table's deal is the same on every run (app/service/tables/common.py
+    # Deals), so a test that plays a game to some moment finds it however fast the machine.
+    config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}", "TESTING": True, "DEAL_SEED": "tests",
               "SECRET_KEY": "test-secret", "BOT_DELAY_SCALE": 0.0, "PUBLIC_URL": "http://class.example:5000",
               "SOCKET_RATE": 100000.0, "SOCKET_BURST": 100000.0}
     config.update(overrides)

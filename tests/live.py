@@ -34,7 +34,7 @@ class LiveServer:
         self.env = dict(os.environ, INSTANCE_PATH=str(self.instance),
                         DATABASE_URL=f"sqlite:///{self.instance / 'live.db'}", SECRET_KEY="live-secret",
                         PUBLIC_URL=self.url, BOT_DELAY_SCALE="0.01", SOCKET_RATE="1000", SOCKET_BURST="1000",
-                        PYTHONUNBUFFERED="1")
+                        PYTHONUNBUFFERED="1", DEAL_SEED="live")  # the same deals every run
         self.env.update(env)
         self.env.pop("ASYNC_MODE", None)  # the entry point's own default: eventlet
         self.proc: subprocess.Popen | None = None
@@ -132,7 +132,7 @@ class LivePhone:
     def call(self, event, payload):
         if event == "watch":
             self.watching = payload
-        return self.sio.call(event, payload, timeout=10)
+        return self.sio.call(event, payload, timeout=30)  # a busy machine's answer, not a hang
 
     def join(self, code, name):
         ack = self.call("join", {"code": code, "name": name})
@@ -140,7 +140,7 @@ class LivePhone:
         self.token = ack["token"]
         return ack
 
-    def wait_for(self, predicate, timeout=20.0):
+    def wait_for(self, predicate, timeout=60.0):
         deadline = time.monotonic() + timeout
         with self.updated:
             while not (self.view and predicate(self.view)):

@@ -3,6 +3,9 @@
 and the small helpers for actors and input."""
 from __future__ import annotations
 
+import hashlib
+import itertools
+import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -27,6 +30,25 @@ NOTES_MODERATION = frozenset({"notes_on", "notes_off"})
 # rematch that moved the players on to a new table. Table events of an ended table that are not
 # part of its game's record: a report leaves them out (its length, its moves).
 AFTER_GAME = frozenset({"again", "rematch"})
+
+
+class Deals:
+    """Each new table's seed, from which its game deals and rolls (the engine's only chance).
+    Random by default; with a `base` (the DEAL_SEED setting) the n-th table this process
+    opens gets the n-th seed of a sequence that base fixes, so a test, or a bug report,
+    sees the same deals every run, however fast the machine is."""
+
+    def __init__(self, base: str | None = None):
+        self.base = base or None
+        self._numbers = itertools.count()
+        self._lock = threading.Lock()
+
+    def next(self) -> int:
+        if self.base is None:
+            return secrets.randbits(62)
+        with self._lock:
+            n = next(self._numbers)
+        return int.from_bytes(hashlib.sha256(f"{self.base}:{n}".encode()).digest()[:8], "big") >> 2
 
 
 def checked(clean, raw):

@@ -3,8 +3,6 @@
 (the next move reloads it)."""
 from __future__ import annotations
 
-import secrets
-
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -14,7 +12,7 @@ from app.engines.contract import IllegalAction, join_names
 from app.engines.text import N_
 from app.errors import ServiceError
 from app.service.tables import lesson
-from app.service.tables.common import Live, Outcome, actor_name, checked
+from app.service.tables.common import Deals, Live, Outcome, actor_name, checked
 from app.service.tables.live import LiveTables
 from app.service.tables.moves import Moves
 from app.store.models import ClassSession, GameTable, Seat
@@ -22,10 +20,11 @@ from app.engines.text import N_, NP_
 
 
 class Lobby:
-    def __init__(self, cache: LiveTables, moves: Moves):
+    def __init__(self, cache: LiveTables, moves: Moves, deals: Deals):
         self.cache = cache
         self.store = cache.store
         self.moves = moves
+        self.deals = deals
 
     def commit(self, s: Session) -> None:
         """Commit a transaction of `stage`d changes and drop the cached copies it touched."""
@@ -74,7 +73,7 @@ class Lobby:
         for _ in range(20):
             table = GameTable(code=new_code(), game=game, engine_version=spec.version,
                               data_versions=dict(spec.data_versions), options=resolved,
-                              seed=secrets.randbits(62), facilitator_id=facilitator_id, class_id=class_id,
+                              seed=self.deals.next(), facilitator_id=facilitator_id, class_id=class_id,
                               demo=demo, name_filter=name_filter, text_approval=text_approval,
                               phone_notes=phone_notes, lesson_minutes=lesson_minutes, language=language)
             with self.store.session() as s:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from app.service.tables.common import Deals
 from app.service.tables.live import LiveTables
 from app.service.tables.lobby import Lobby
 from app.service.tables.moderation import Moderation
@@ -35,14 +36,15 @@ from app.engines.text import N_
 
 class TableService:
     def __init__(self, db, *, bot_delay_scale: float = 1.0, connected: Callable[[str], bool] | None = None,
-                 lesson_minute: float = 60.0):
+                 lesson_minute: float = 60.0, deal_seed: str | None = None):
         self.db = db
         self.store = TableStore(db)
         self.cache = LiveTables(self.store)
         self.views = Views(self.cache, connected)
         self.moves = Moves(self.cache, self.views, bot_delay_scale=bot_delay_scale, lesson_minute=lesson_minute)
         self.timers = TimerFiring(self.cache, self.moves)
-        self.lobby = Lobby(self.cache, self.moves)
+        self.deals = Deals(deal_seed)
+        self.lobby = Lobby(self.cache, self.moves, self.deals)
         self.rematch = Rematch(self.cache, self.moves, self.views, self.lobby)
         self.moderation = Moderation(self.cache, self.moves, self.views, self.rematch)
         self.notebook = Notes(self.store)
