@@ -46,23 +46,25 @@ elif command -v dpkg >/dev/null 2>&1 && ! { dpkg -s fonts-noto-core && dpkg -s f
   need_root_or_say "fonts-noto-core fonts-noto-cjk" "the fonts that print names in every script in PDF reports"
 fi
 
-# Install (again) only when pyproject.toml changed since the last install; an
-# install with the test extras also serves the server.
-sum=$(cksum pyproject.toml | cut -d' ' -f1)
+# Install (again) only when the lock or pyproject.toml changed since the last install. The
+# packages come from the lock file (requirements/, written by scripts/lock): the same
+# releases, checked against their hashes, on every machine; an install with the test
+# extras also serves the server.
+lock=requirements/${VENV_EXTRAS:-app}.txt
+sum=$(cat pyproject.toml "$lock" | cksum | cut -d' ' -f1)
 stamp="$VENV/.installed-$sum-${VENV_EXTRAS:-base}"
-if [ ! -f "$stamp" ] && ! { [ -z "${VENV_EXTRAS:-}" ] && [ -f "$VENV/.installed-$sum-test" ]; }; then
-  echo "Installing Classroom Games into $VENV (first run, or pyproject.toml changed)…"
-  spec="."
-  [ -n "${VENV_EXTRAS:-}" ] && spec=".[$VENV_EXTRAS]"
+if [ ! -f "$stamp" ] && ! { [ -z "${VENV_EXTRAS:-}" ] &&
+                           [ -f "$VENV/.installed-$(cat pyproject.toml requirements/test.txt | cksum | cut -d' ' -f1)-test" ]; }; then
+  echo "Installing Classroom Games into $VENV from $lock (first run, or the lock changed)…"
   log="$VENV/install.log"
-  if ! { "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade pip &&
-         "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$spec"; } >"$log" 2>&1; then
+  if ! { "$VENV/bin/python" -m pip install --disable-pip-version-check --require-hashes -r "$lock" &&
+         "$VENV/bin/python" -m pip install --disable-pip-version-check --no-deps -e .; } >"$log" 2>&1; then
     tail -n 30 "$log" >&2
     echo "Installing into $VENV failed (the whole log: $log)." >&2
     exit 1
   fi
   for old in "$VENV"/.installed-*; do
-    case "$old" in *"-$sum-"*) ;; *) rm -f "$old" ;; esac
+    [ "$old" = "$stamp" ] || rm -f "$old"
   done
   touch "$stamp"
 fi
