@@ -53,6 +53,25 @@ def no_dialogs(page):
     return fired
 
 
+# The page has drawn what it has and stopped moving: its fonts are in, and no animation that
+# ends is still running (entrances, flips, fades; an endless one, a pulse or a die's nudge,
+# never ends and does not count). Checked over two frames running, as a view's redraw can
+# start an entrance in the frame after the last one ended.
+SETTLED = """() => {
+  const moving = () => document.fonts.status !== 'loaded' || document.getAnimations().some(
+    (a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  window.__stillFor = moving() ? 0 : (window.__stillFor || 0) + 1;
+  return window.__stillFor >= 2;
+}"""
+
+
+def settle(page, timeout=30_000):
+    """Wait until the page stops moving (SETTLED): what a layout check measures then is what
+    a student sees, not a card halfway through its entrance, on a quick machine or a busy one."""
+    page.evaluate("() => { window.__stillFor = 0; }")
+    page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
+
+
 def remember_text(page, text):
     """From now on, note whether `text` ever shows on the page. A passing message
     (a few seconds on screen) is then checked by `seen_text` however slowly the

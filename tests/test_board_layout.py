@@ -14,7 +14,7 @@ import pytest
 from app import engines
 from app.engines.contract import strip_label
 from browser import (FACILITATOR_PASSWORD, browser, english_words, installed_games, pseudo_server, server,  # noqa: F401
-                     server_speaking, shot)  # noqa: F401  (fixtures)
+                     server_speaking, settle, shot)  # noqa: F401  (fixtures)
 from live import LivePhone, end_table
 from test_layout import CLIPPED_BY
 
@@ -70,7 +70,7 @@ CUT_OR_COVERED = r"""() => {""" + CLIPPED_BY + r"""
 
 def look(boards, game, stage, problems):
     for page, (width, height) in boards:
-        page.wait_for_timeout(900)  # entrances and flips settle
+        settle(page)  # entrances and flips have ended
         for problem in page.evaluate(CUT_OR_COVERED):
             problems.add(f"{game} {stage} {width}x{height}: {problem}")
         if game.endswith(("-es", "-eo")):  # a Spanish (or pseudo) board shows no English interface words

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from app import engines
-from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, installed_games, server  # noqa: F401  (fixtures)
+from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, installed_games, server, settle  # noqa: F401  (fixtures)
 from live import LivePhone, end_table
 from test_phone_layout import filled, phone_act, phone_page, phone_view
 
@@ -51,7 +51,7 @@ FACES = r"""() => {
 
 
 def look(page, where, seen, problems):
-    page.wait_for_timeout(400)  # entrances settle
+    settle(page)  # entrances have ended
     found = page.evaluate(FACES)
     problems.update(f"{where}: {line}" for line in found["bad"])
     if found["faces"] and found["faces"] >= seen[where]["faces"]:

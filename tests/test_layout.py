@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, generic_server, join_on_phone,  # noqa: F401
-                     server, shot)  # (fixtures)
+                     server, settle, shot)  # (fixtures)
 from app.engines.contract import strip_label
 from live import LivePhone, end_table, play_live
 
@@ -85,7 +85,7 @@ TABLE_TEXTS = "#game-root *, #banner"
 
 
 def check_board(page, width, height, minimum, stage, selectors, texts=TABLE_TEXTS):
-    page.wait_for_timeout(700)  # animations settle
+    settle(page)  # animations have ended
     shot(page, f"layout-board-{stage}-{width}x{height}")
     scroll = page.evaluate("() => [document.documentElement.scrollHeight, innerHeight]")
     assert scroll[0] <= scroll[1], f"{stage} {width}x{height}: the board scrolls ({scroll})"

@@ -15,7 +15,7 @@ import pytest
 from app import engines, i18n
 from app.engines.contract import strip_label
 from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, click_until, english_words,  # noqa: F401
-                     installed_games, pseudo_server, server, server_speaking, shot)  # noqa: F401  (fixtures)
+                     installed_games, pseudo_server, server, server_speaking, settle, shot)  # noqa: F401  (fixtures)
 from live import LivePhone, end_table
 from test_layout import CLIPPED_BY
 
@@ -138,7 +138,7 @@ def phone_page(browser, url, code, name, lang="en"):  # noqa: F811
 
 
 def look(page, game, stage, problems):
-    page.wait_for_timeout(700)  # entrances settle
+    settle(page)  # entrances have ended
     under = page.evaluate(UNDER_THE_BAR, True)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"phone-layout-{game}-{stage}-foot.png"))  # the screen at the foot
@@ -247,13 +247,13 @@ def test_the_wizard_demo_header_names_the_computer_in_full(server, browser):  # 
     page.get_by_role("button", name=re.compile(r": Wizard Duel$")).first.click()
     page.locator(".wiz-duelists .wiz-head").nth(1).wait_for()
     page.get_by_text("Computer wizard").first.wait_for()
-    page.wait_for_timeout(700)  # entrances settle
+    settle(page)
     shot(page, "phone-layout-wizard-demo")
     problems = page.evaluate(CUT) + mouse_words(page)
     # The initiative rolled: both names over their dice and totals.
     # (A tap can be lost on a loaded machine while the dice are redrawn: tap again, as a student would.)
     click_until(page.locator(".wiz-thumb .wiz-dice.clickable"), page.locator(".wiz-dice-initiative.rolled").first)
-    page.wait_for_timeout(700)
+    settle(page)
     shot(page, "phone-layout-wizard-demo-rolled")
     problems += page.evaluate(CUT) + mouse_words(page)
     page.context.close()
