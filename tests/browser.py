@@ -92,7 +92,7 @@ def seen_text(page, text, timeout=30_000):
     page.wait_for_function("text => Boolean((window.__seen || {})[text])", arg=text, timeout=timeout)
 
 
-def click_until(button, done, tries=3, timeout=8_000):
+def click_until(button, done, tries=3, timeout=15_000):
     """Click `button` until the locator `done` shows. A click can be lost on a loaded
     machine: the view it was meant for is redrawn between the press and the release
     (the click then lands on no button), or a timer's change made the move stale (the
