@@ -23,6 +23,34 @@ def make_app(tmp_path, **overrides):
     return create_app(config)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def nothing_outlives_the_run():
+    """Every test stops what it started in its own teardown (a failed or timed-out one too:
+    pytest-timeout's signal method raises in the test). Should one leave a process behind (a
+    server, a private Redis, nginx), it is named and stopped when this process's tests end, so
+    that no run leaves a port or a database file in use for the next."""
+    yield
+    import psutil
+
+    left = psutil.Process().children(recursive=True)
+    names = []
+    for proc in left:
+        try:
+            names.append(" ".join(proc.cmdline()[:4]))
+        except psutil.Error:  # it ended meanwhile
+            pass
+    if names:
+        print(f"\nstopping {len(names)} process(es) a test left running: " + ", ".join(names))
+    for proc in left:
+        try:
+            proc.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _gone, alive = psutil.wait_procs(left, timeout=10)
+    for proc in alive:
+        proc.kill()
+
+
 @pytest.fixture
 def app(tmp_path, request):
     marker = request.node.get_closest_marker("app_config")
