@@ -30,6 +30,7 @@
 | LOGIN_PER_ACCOUNT       | 50 failures for one name (any addresses) |
 | API_TOKEN_DAYS          | 30 days before an API token expires   |
 | HASH_CONCURRENCY        | password hashes at once: half the cores (at least 1) |
+| PASSWORD_HASH_METHOD    | scrypt (Werkzeug's method string for new password hashes) |
 | PROXY_COUNT             | 0; N: trust N reverse proxies' X-Forwarded-* |
 | CONNECTIONS_PER_ADDRESS | 150 open connections per address (0: no cap; off behind a proxy) |
 | COOKIE_SECURE           | on when PUBLIC_URL is https://, else off |
@@ -106,6 +107,7 @@ def from_environment() -> dict:
         "LOGIN_PER_ADDRESS": int(os.environ.get("LOGIN_PER_ADDRESS", "20")),
         "LOGIN_PER_ACCOUNT": int(os.environ.get("LOGIN_PER_ACCOUNT", "50")),
         "API_TOKEN_DAYS": float(os.environ.get("API_TOKEN_DAYS", "30")),
+        "PASSWORD_HASH_METHOD": os.environ.get("PASSWORD_HASH_METHOD") or "scrypt",
         "HASH_CONCURRENCY": int(os.environ.get("HASH_CONCURRENCY") or max(1, (os.cpu_count() or 2) // 2)),
         # Report jobs (app/reports/jobs.py): balance labs running at once in a process (each
         # keeps a core busy), and the games per level and setting the dashboard's lab offers.

@@ -9,6 +9,7 @@ from app import create_app
 from app.extensions import services
 
 PASSWORD = "correct-horse-1"
+TEST_HASH_METHOD = "pbkdf2:sha256:1000"
 
 
 def make_app(tmp_path, **overrides):
@@ -18,7 +19,9 @@ def make_app(tmp_path, **overrides):
     # Deals), so a test that plays a game to some moment finds it however fast the machine.
     config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}", "TESTING": True, "DEAL_SEED": "tests",
               "SECRET_KEY": "test-secret", "BOT_DELAY_SCALE": 0.0, "PUBLIC_URL": "http://class.example:5000",
-              "SOCKET_RATE": 100000.0, "SOCKET_BURST": 100000.0}
+              "SOCKET_RATE": 100000.0, "SOCKET_BURST": 100000.0,
+              # Thousands of tests make an account: a cheap hash (scrypt costs ~0.1 s of a core).
+              "PASSWORD_HASH_METHOD": TEST_HASH_METHOD}
     config.update(overrides)
     return create_app(config)
 

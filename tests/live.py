@@ -34,7 +34,8 @@ class LiveServer:
         self.env = dict(os.environ, INSTANCE_PATH=str(self.instance),
                         DATABASE_URL=f"sqlite:///{self.instance / 'live.db'}", SECRET_KEY="live-secret",
                         PUBLIC_URL=self.url, BOT_DELAY_SCALE="0.01", SOCKET_RATE="1000", SOCKET_BURST="1000",
-                        PYTHONUNBUFFERED="1", DEAL_SEED="live")  # the same deals every run
+                        PYTHONUNBUFFERED="1", DEAL_SEED="live",  # the same deals every run
+                        PASSWORD_HASH_METHOD="pbkdf2:sha256:1000")  # a cheap hash (tests/conftest.py)
         self.env.update(env)
         self.env.pop("ASYNC_MODE", None)  # the entry point's own default: eventlet
         self.proc: subprocess.Popen | None = None

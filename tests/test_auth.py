@@ -213,7 +213,7 @@ def test_an_unknown_name_costs_the_same_hash_as_a_known_one(app, teacher):
     known, checked[:] = list(checked), []
     assert api_login(client, "nobody", "wrong-password").status_code == 401
     unknown = list(checked)
-    method = teacher.password_hash.rsplit("$", 2)[0]  # e.g. scrypt:32768:8:1
+    method = teacher.password_hash.rsplit("$", 2)[0]  # e.g. scrypt:32768:8:1 (pbkdf2:sha256:1000 in the tests)
     assert known == [("check_password_hash", method)]
     assert unknown == known, (unknown, known)
 
@@ -444,5 +444,21 @@ def test_the_migration_gives_existing_tokens_thirty_days_and_keeps_old_sessions_
         # A cookie from before the upgrade (no epoch in it) no longer logs in.
         assert accounts.from_session({"facilitator_id": 1}) is None
         assert accounts.from_session({"facilitator_id": 1, "epoch": 0}).name == "teacher"
+    finally:
+        engine.dispose()
+
+
+def test_passwords_are_hashed_with_scrypt_unless_the_deployment_names_another_method(tmp_path):
+    """The suite hashes cheaply (tests/conftest.py); a real deployment gets Werkzeug's scrypt."""
+    from app.config import from_environment
+
+    assert from_environment()["PASSWORD_HASH_METHOD"] == "scrypt"
+    engine = make_engine(f"sqlite:///{tmp_path / 'a.db'}")
+    try:
+        made = Accounts(engine).add("someone", "long-enough-1")
+        assert made.password_hash.startswith("scrypt:")
+        assert Accounts(engine).authenticate("someone", "long-enough-1", "10.9.0.1").id == made.id
+        cheap = Accounts(engine, settings={"PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"}).add("other", "long-enough-1")
+        assert cheap.password_hash.startswith("pbkdf2:sha256:1000$")
     finally:
         engine.dispose()

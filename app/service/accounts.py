@@ -106,7 +106,7 @@ class TokenInfo:
 
 
 class Accounts:
-    _dummy_hash: str | None = None  # one per process, made at its first login
+    _dummy_hashes: dict[str, str] = {}  # per hashing method, one per process, made at its first login
 
     def __init__(self, db, *, limiter=None, settings: Mapping | None = None, offload=None):
         from app.edge.limits import Limiter
@@ -120,6 +120,9 @@ class Accounts:
         self.per_address = int(settings.get("LOGIN_PER_ADDRESS", 20))
         self.per_account = int(settings.get("LOGIN_PER_ACCOUNT", 50))
         self.token_days = float(settings.get("API_TOKEN_DAYS", 30))
+        # Werkzeug's method for new password hashes: its default, scrypt, unless a deployment
+        # (or the test suite, which makes thousands of accounts) names a cheaper or dearer one.
+        self.hash_method = str(settings.get("PASSWORD_HASH_METHOD") or "scrypt")
         # Signs the known-browser cookie; without a secret no browser is known.
         secret = settings.get("SECRET_KEY")
         self._devices = URLSafeTimedSerializer(secret, salt="known-device") if secret else None
@@ -149,7 +152,7 @@ class Accounts:
         name = self._checked(name, password)
         if self._named(name):  # before hashing: a taken name costs no hash
             raise AccountError(f"A facilitator called {name!r} already exists.")
-        fac = Facilitator(name=name, password_hash=self.offload(generate_password_hash, password))
+        fac = Facilitator(name=name, password_hash=self._hash(password))
         with Session(self.db, expire_on_commit=False) as s:
             s.add(fac)
             try:
@@ -268,11 +271,14 @@ class Accounts:
         self.limiter.reset(brakes[0].scope, brakes[0].key)  # this name from this address (or browser) only
         return fac
 
+    def _hash(self, password: str) -> str:
+        return self.offload(generate_password_hash, password, method=self.hash_method)
+
     def _dummy(self) -> str:
-        if Accounts._dummy_hash is None:
-            # generate_password_hash's defaults, as every account's hash: the same cost.
-            Accounts._dummy_hash = self.offload(generate_password_hash, secrets.token_urlsafe(16))
-        return Accounts._dummy_hash
+        if self.hash_method not in Accounts._dummy_hashes:
+            # The method of every account's hash: the same cost.
+            Accounts._dummy_hashes[self.hash_method] = self._hash(secrets.token_urlsafe(16))
+        return Accounts._dummy_hashes[self.hash_method]
 
     # --- the login cookie ---------------------------------------------------
     @staticmethod
@@ -392,7 +398,7 @@ class Accounts:
         name = self._checked(name, password)
         if not self.setup_token_valid(token):
             raise AccountError("This set-up link has already been used.")
-        fac = Facilitator(name=name, password_hash=self.offload(generate_password_hash, password))
+        fac = Facilitator(name=name, password_hash=self._hash(password))
         with locked(self.db) as conn:
             claimed = conn.execute(update(SetupToken).where(SetupToken.token_hash == hash_token(token),
                                                             SetupToken.used == False)  # noqa: E712
