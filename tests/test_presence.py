@@ -14,7 +14,7 @@ from app.realtime.presence import LocalPresence, RedisPresence, make_presence
 REDIS = "redis://127.0.0.1:6379/0"
 
 
-def wait_until(predicate, timeout=5.0):
+def wait_until(predicate, timeout=30.0):
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -43,6 +43,17 @@ def pair():
     time.sleep(0.15)
     for key in a._redis.scan_iter(match=ns + ":*"):
         a._redis.delete(key)
+
+
+def test_nothing_of_a_deployment_stays_in_redis_once_its_processes_are_gone(pair):
+    """Every key a process writes expires unless beats keep it (a SIGKILLed deployment, or a
+    test's servers, leave nothing behind for good)."""
+    from app.realtime.presence import HASH_TTL
+
+    a, b, _make = pair
+    wait_until(lambda: a._redis.exists(a._procs_key))
+    for key in a._redis.scan_iter(match=a.ns + ":*"):
+        assert 0 < a._redis.ttl(key) <= HASH_TTL, key
 
 
 def test_a_seat_connected_to_one_process_counts_in_the_other_at_once(pair):

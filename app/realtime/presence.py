@@ -187,6 +187,9 @@ class RedisPresence(LocalPresence):
                 pipe.hset(self._proc_key(self.id), mapping=mine)
             pipe.expire(self._proc_key(self.id), HASH_TTL)
             pipe.zadd(self._procs_key, {self.id: now})
+            # Kept alive by every beat: once all of a deployment's processes are gone
+            # (killed, or a test's servers), nothing of it stays in Redis.
+            pipe.expire(self._procs_key, HASH_TTL)
             pipe.execute()
             if not self._healthy:
                 log.warning("presence: Redis reachable again; counting every process's connections")
