@@ -126,8 +126,13 @@ def english_words(page) -> list[str]:
 
 
 def shot(page, name):
+    """A screenshot into test-artifacts/: the whole page if it scrolls (a phone), else the
+    screen. A whole-page shot stretches the viewport for a moment, and a board redraws
+    itself on a resize (table.js fitBoard): a check made just after would measure a board
+    laid out for the stretched screen."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    scrolls = page.evaluate("() => document.documentElement.scrollHeight > innerHeight + 1")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=scrolls)
 
 
 def join_on_phone(browser, url, code, name):

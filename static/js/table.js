@@ -9,7 +9,7 @@ import { lang, t, tn } from "./i18n.js";
 
 const modules = new Map(); // module URL -> Promise of the module
 const loaded = new Map();  // module URL -> the module, once imported
-const sheets = new Set();
+const sheets = new Map(); // stylesheet URL -> Promise, settled once it applies (or failed to load)
 
 // The `ui` entry this page uses: the phone page is the "phone" role.
 function moduleUrl(payload, role) {
@@ -18,20 +18,31 @@ function moduleUrl(payload, role) {
 }
 
 function loadStylesheet(url) {
-  if (!url || sheets.has(url)) return;
-  sheets.add(url);
-  document.head.append(h("link", { rel: "stylesheet", href: url }));
+  if (!url) return Promise.resolve();
+  if (!sheets.has(url)) {
+    sheets.set(url, new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href: url });
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve); // drawn plain rather than not at all
+      document.head.append(link);
+    }));
+  }
+  return sheets.get(url);
 }
 
+// The game's module, once its stylesheet applies too: a game drawn before its styles
+// flashes unstyled on a slow network, and a board fits its regions by measuring them
+// (kit.js fitRegion): measured unstyled, a full Jobsite column kept its largest type and
+// ran off the screen once the styles came.
 export function gameModule(payload, role) {
   const url = moduleUrl(payload, role);
-  loadStylesheet((payload.ui || {}).stylesheet);
-  if (!url) return Promise.resolve(null);
+  const sheet = loadStylesheet((payload.ui || {}).stylesheet);
+  if (!url) return sheet.then(() => null);
   if (!modules.has(url)) {
     modules.set(url, import(url).then((mod) => { loaded.set(url, mod); return mod; })
       .catch((err) => { console.error(err); return null; }));
   }
-  return modules.get(url);
+  return Promise.all([sheet, modules.get(url)]).then(([, mod]) => mod);
 }
 
 // The game's module if it has been loaded already (keyboard handlers must answer at once).
@@ -446,7 +457,12 @@ function fitBoard(root, payload, ctx) {
         redraw();
       }, 150);
     });
-    if (document.fonts) document.fonts.ready.then(() => redraw());
+    // Every font that finishes loading, not only those pending now (`ready` settles once:
+    // a face first needed by a later view, a bold or a dense layout's, would be missed).
+    if (document.fonts) {
+      document.fonts.ready.then(() => redraw());
+      document.fonts.addEventListener("loadingdone", () => redraw());
+    }
   }
   redraw = () => {
     const now = ctx.current ? ctx.current() : payload;
