@@ -65,6 +65,16 @@ class Services:
     presence: LocalPresence = None  # type: ignore[assignment]
     notifier: Notifier = None  # type: ignore[assignment]
 
+    def stop(self) -> None:
+        """Stop the work this app runs in the background (the timer loop, the delayed class
+        pushes, presence) and close its database connections: an app that goes away (a
+        test's) leaves no thread behind that would go on using its database."""
+        if self.notifier is not None:
+            self.notifier.stop()
+        if self.presence is not None:
+            self.presence.stop()
+        self.db.dispose()
+
 
 def services(app: Flask | None = None) -> Services:
     """This app's parts: `app`'s, else the current app's (inside a request or app context)."""

@@ -59,9 +59,7 @@ def app(tmp_path, request):
     marker = request.node.get_closest_marker("app_config")
     app = make_app(tmp_path, **(marker.kwargs if marker else {}))
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 @pytest.fixture

@@ -46,8 +46,7 @@ def db_url(request, tmp_path):
 def db_app(db_url, tmp_path):
     app = make_app(tmp_path, DATABASE_URL=db_url)
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 def counting_hashes(app) -> list:

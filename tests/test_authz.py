@@ -15,9 +15,7 @@ from app.extensions import services
 def db_app(db_url, tmp_path):  # noqa: F811
     app = make_app(tmp_path, DATABASE_URL=db_url, CODE_GUESS_LIMIT=3)
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 def session_cookie(client) -> str:

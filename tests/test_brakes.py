@@ -42,9 +42,7 @@ def any_app(request, tmp_path):
         overrides["DATABASE_URL"] = request.getfixturevalue("postgres_schema")
     app = make_app(tmp_path, **overrides)
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 def open_quick_match(app, address="10.0.0.1", start="quick_match", client=None):

@@ -33,9 +33,7 @@ def csrf_app(db_url, tmp_path):  # noqa: F811
     app = make_app(tmp_path, DATABASE_URL=db_url)
     services(app).accounts.add("teacher", "correct-horse-1")
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 @pytest.mark.parametrize("path, how", [

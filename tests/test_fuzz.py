@@ -211,7 +211,7 @@ def world(db_url, tmp_path_factory):
         ANSWERS.clear()
     for p in w.phones.values():
         p.close()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 # ------------------------------------------------------------- the payloads

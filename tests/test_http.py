@@ -217,7 +217,7 @@ def any_db_app(request, tmp_path):
     if request.param == "sqlite":
         app = make_app(tmp_path)
         yield app
-        services(app).db.dispose()
+        services(app).stop()
         return
     import uuid
 
@@ -229,8 +229,7 @@ def any_db_app(request, tmp_path):
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     app = make_app(tmp_path, DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).db.dispose()
+    services(app).stop()
     with admin.begin() as conn:
         conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     admin.dispose()

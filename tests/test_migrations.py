@@ -254,7 +254,7 @@ def test_the_table_service_reads_an_upgraded_table(tmp_path):
     app = make_app(tmp_path, DATABASE_URL=f"sqlite:///{copy}")
     table = services(app).tables.get(code)
     assert (table.status, table.version, table.state) == (status, version, snapshot) == ("playing", 36, snapshot)
-    services(app).db.dispose()
+    services(app).stop()
 
 
 # ------------------------------------------------------------------ the CLI

@@ -46,9 +46,7 @@ def db_app(request, tmp_path):
         url = f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
     app = make_app(tmp_path, DATABASE_URL=url)
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
     if request.param == "postgresql":
         with admin.begin() as conn:
             conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))

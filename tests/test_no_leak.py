@@ -81,7 +81,7 @@ def app(tmp_path_factory):
     services(app).tables.watched = lambda _code, _viewer: True
     app.config["LEAK_TEACHER"] = services(app).accounts.add("teacher", "correct-horse-1")
     yield app
-    services(app).db.dispose()
+    services(app).stop()
     shutil.rmtree(where, ignore_errors=True)
 
 

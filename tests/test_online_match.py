@@ -377,9 +377,7 @@ REPLACED = "This link was replaced; use your newest link."
 def any_db_app(db_url, tmp_path):  # noqa: F811
     app = make_app(tmp_path, DATABASE_URL=db_url)
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
 
 
 def test_a_new_private_link_replaces_the_old_one(any_db_app):

@@ -513,8 +513,7 @@ def pg_app(tmp_path):
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     app = make_app(tmp_path, DATABASE_URL=f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}")
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).db.dispose()
+    services(app).stop()
     with admin.begin() as conn:
         conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     admin.dispose()

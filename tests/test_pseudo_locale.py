@@ -56,9 +56,7 @@ def app(tmp_path, pseudo_root):
 
     app = make_app(tmp_path, EXTRA_TRANSLATIONS=str(pseudo_root))
     yield app
-    services(app).notifier.scheduler.stop()
-    services(app).presence.stop()
-    services(app).db.dispose()
+    services(app).stop()
     i18n.set_extra_roots([])  # the next app of this process speaks only the package's languages
 
 

@@ -45,9 +45,7 @@ def deployments(tmp_path):
 
     yield make
     for app in made:
-        services(app).notifier.scheduler.stop()
-        services(app).presence.stop()
-        services(app).db.dispose()
+        services(app).stop()
 
 
 def test_every_redis_name_of_a_deployment_carries_its_namespace(two_databases, deployments):

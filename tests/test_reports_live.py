@@ -41,8 +41,7 @@ def seed_big_class(server: LiveServer) -> str:
                  notes=(("Ana", f"A note at table {n + 1}."),))
         return klass.code
     finally:
-        services(app).notifier.scheduler.stop()
-        services(app).db.dispose()
+        services(app).stop()
 
 
 def move_latency(phones, timeout: float = 60.0) -> float:

@@ -116,7 +116,7 @@ def check_log(database_url, code, acked):
         assert tables.replay(code) == table.state
         return tables.events(code)
     finally:
-        services(app).db.dispose()
+        services(app).stop()
 
 
 def test_two_workers_share_a_class_lose_nothing_and_survive_one_being_killed(cluster):

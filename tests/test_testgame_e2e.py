@@ -31,7 +31,7 @@ def app(tmp_path):
     """The test app, told about the test-only game by its dotted module name."""
     app = make_app(tmp_path, GAME_MODULES=["testgames.dicerace"])
     yield app
-    services(app).db.dispose()
+    services(app).stop()
 
 
 @pytest.fixture

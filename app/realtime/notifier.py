@@ -35,6 +35,7 @@ class Notifier:
         self._class_lock = threading.Lock()
         self._class_pushed_at: dict[str, float] = {}
         self._class_waiting: set[str] = set()
+        self._stopped = False
 
     def publish(self, outcome: Outcome | None) -> None:
         if outcome is None:
@@ -140,10 +141,19 @@ class Notifier:
         socketio.emit("overview", self.classes.overview(class_code), to=f"class:{class_code}")
         socketio.emit("class_view", self.classes.public_overview(class_code), to=f"classboard:{class_code}")
 
+    def stop(self) -> None:
+        """Stop the timer loop and drop the class pushes still waiting: the app is going
+        away (a test's, whose database goes next), and nothing it started may run on."""
+        self.scheduler.stop()
+        with self._class_lock:
+            self._stopped = True
+
     def _push_class_later(self, class_code: str, wait: float) -> None:
         socketio.sleep(wait)
         with self.app.app_context():
             with self._class_lock:
+                if self._stopped:
+                    return
                 self._class_waiting.discard(class_code)
                 self._class_pushed_at[class_code] = time.monotonic()
             try:

@@ -52,11 +52,16 @@ class Scheduler:
             if self._running or self._stopped:
                 return
             self._running = True
-        socketio.start_background_task(self._run)
+        self._thread = socketio.start_background_task(self._run)
 
     def stop(self) -> None:
+        """Stop the loop and wait for a firing under way to finish, so that nothing of this
+        app runs on after it (a test's app, whose database goes next)."""
         self._stopped = True
         self._wake.set()
+        thread = getattr(self, "_thread", None)
+        if thread is not None and hasattr(thread, "join") and thread is not threading.current_thread():
+            thread.join(timeout=10)
 
     def _run(self) -> None:
         next_poll = 0.0
