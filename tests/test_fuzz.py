@@ -15,7 +15,7 @@ Properties, on SQLite and on a private schema of the machine's PostgreSQL:
 business and may change); the socket budget is raised so it is rare.
 
 The fast suite runs 30-100 examples per event (fewer on PostgreSQL, see
-EXAMPLES and DB_SHARE) and 200 HTTP requests; the `slow` variants (CI) eight
+EXAMPLES and DB_SHARE) and 200 HTTP requests; the `slow` variants (CI) four
 times as many. Examples share one app per database (building one costs more
 than hundreds of examples), but every example starts from the same world: an
 accepted input that changed what the roles mean (a join, a lock, an ended
@@ -415,7 +415,7 @@ def socket_test(max_examples: int):
 EXAMPLES = {"act": 100, "moderate": 100, "join": 60, "resume": 40, "watch": 40, "again": 30, "note": 40,
             "notes": 30}
 DB_SHARE = {"sqlite": 1.0, "postgresql": 0.35}
-SLOW_FACTOR = 8
+SLOW_FACTOR = 4
 
 
 def budget(world: World, examples: int, slow: bool = False) -> int:

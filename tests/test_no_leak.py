@@ -64,7 +64,7 @@ GAMES = [(mode_name(key, hidden), key, dict(hidden.options), (hidden.secret_ids,
 # is checked too) and how often the permutation check runs; the fast suite's share,
 # then CI's slow sweep.
 FAST = {"games": 16, "max_steps": 200, "permute_every": 15}
-SLOW = {"games": 100, "max_steps": 400, "permute_every": 25}
+SLOW = {"games": 40, "max_steps": 400, "permute_every": 25}
 
 
 @pytest.fixture(scope="module")

@@ -770,7 +770,7 @@ def play_power(seed: int, n: int, length: str, **kwargs):
                             choose=power_hungry, **kwargs)
 
 
-POWER_CASES = [pytest.param(seed, marks=[pytest.mark.slow] if seed >= 3 else []) for seed in range(150)]
+POWER_CASES = [pytest.param(seed, marks=[pytest.mark.slow] if seed >= 3 else []) for seed in range(60)]
 LENGTH_CHOICES = ["first_to_30_cards", "full_elimination", "first_to_25_points", "first_to_40_cards"]
 
 
@@ -796,7 +796,7 @@ def test_random_power_games_reach_every_power_ruling():
 
 
 BOT_CASES = [pytest.param(level, seed, marks=[pytest.mark.slow] if seed >= 1 else [])
-             for level in P.LEVELS for seed in range(30)]
+             for level in P.LEVELS for seed in range(10)]
 
 
 @pytest.mark.parametrize("level, seed", BOT_CASES)

@@ -614,9 +614,12 @@ def test_short_wager_games_with_every_move_fully_checked(n):
     assert reasons["ended_by_facilitator"] > 0
 
 
+# Every table size in both modes: 10 wager and 4 power-and-wager deals per size (past the
+# first 3, in CI only). No commit records a find by the 30 and 6 deals per size this used to
+# play, at three times the cost; the betting situations have their own test below.
 FULL_CASES = [pytest.param(n, seed, mode, marks=[pytest.mark.slow] if seed >= 3 else [])
-              for n in range(2, 7) for seed in range(30) for mode in ("wager", "power_wager")
-              if mode == "wager" or seed < 6]
+              for n in range(2, 7) for seed in range(10) for mode in ("wager", "power_wager")
+              if mode == "wager" or seed < 4]
 
 
 @pytest.mark.parametrize("n, seed, mode", FULL_CASES)
@@ -629,16 +632,19 @@ def test_full_wager_games_conserve_chips_and_end(n, seed, mode):
 
 
 def test_random_wager_games_reach_every_betting_situation():
+    situations = ("check", "call", "raise", "fold", "done", "war.wager_bankrupt", "war.wager_fold",
+                  "war.wager_all_fold", "war.wager_double_stakes", "war.wager_raise_cap", "war.wager_turn_order",
+                  "war.wager_result", "ante", "chips")
     seen = Counter()
-    for seed in range(24):
+    for seed in range(24):  # the seeded games stop once every situation has come up (7 of them do)
         n = 2 + seed % 5
         played = play_wager(seed, n, exclude=("finish", "autoplay"), full_every=400, max_steps=5_020 * n * 12)
         seen.update(e.get("move") for e in played.log if e["t"] == "bet")
         seen.update(e["id"] for e in played.log if e["t"] == "ruling")
         seen.update(e["t"] for e in played.log)
-    for what in ("check", "call", "raise", "fold", "done", "war.wager_bankrupt", "war.wager_fold",
-                 "war.wager_all_fold", "war.wager_double_stakes", "war.wager_raise_cap", "war.wager_turn_order",
-                 "war.wager_result", "ante", "chips"):
+        if all(seen[what] for what in situations):
+            break
+    for what in situations:
         assert seen[what] > 0, what
 
 
