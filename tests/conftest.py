@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections import Counter, defaultdict
 
 import pytest
 
@@ -24,6 +25,42 @@ def make_app(tmp_path, **overrides):
               "PASSWORD_HASH_METHOD": TEST_HASH_METHOD}
     config.update(overrides)
     return create_app(config)
+
+
+# -------------------------------------------------- the sweeps' share of the run
+# A sweep: one test function run over many cases (seeds, games, sizes). Its share of the
+# suite's test time is printed at the end of every run, so that a sweep grown by habit is
+# seen, and sized by what it finds (issue 29). Counted where the reports arrive: with
+# xdist, in the controller, over every worker's tests.
+SWEEP_CASES = 10  # a test function with at least this many cases
+_time_of: defaultdict = defaultdict(float)   # test function -> seconds (set-up, call, teardown)
+_cases_of: Counter = Counter()
+
+
+def pytest_runtest_logreport(report):
+    function = report.nodeid.split("[", 1)[0]
+    _time_of[function] += report.duration
+    if report.when == "call":
+        _cases_of[function] += 1
+
+
+@pytest.hookimpl(trylast=True)  # after the durations table: the run's last words
+def pytest_terminal_summary(terminalreporter):
+    seed = getattr(terminalreporter.config.option, "randomly_seed", None)
+    if terminalreporter.config.pluginmanager.hasplugin("randomly") and seed is not None:
+        # -q hides the header that says it: the order is replayed with this seed
+        terminalreporter.write_line(f"shuffled order (pytest-randomly): -p randomly --randomly-seed={seed}")
+    total = sum(_time_of.values())
+    sweeps = sorted(((seconds, function) for function, seconds in _time_of.items()
+                     if _cases_of[function] >= SWEEP_CASES), reverse=True)
+    if not sweeps or total <= 0:
+        return
+    terminalreporter.section("the sweeps' share of the test time")
+    terminalreporter.write_line(f"{sum(s for s, _ in sweeps):8.1f} s  {sum(s for s, _ in sweeps) / total:6.1%}  "
+                                f"all {len(sweeps)} sweeps (test functions of {SWEEP_CASES}+ cases), "
+                                f"of {total:.1f} s of test time")
+    for seconds, function in sweeps[:15]:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {seconds / total:6.1%}  {_cases_of[function]:5d} cases  {function}")
 
 
 @pytest.fixture(scope="session", autouse=True)

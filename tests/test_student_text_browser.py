@@ -122,7 +122,7 @@ def test_on_the_class_overview_one_tap_approves_and_one_tap_hides(server, browse
 
         board = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         board.goto(f"{server.url}/board/{code}")
-        board.get_by_text("(waiting for the teacher)").first.wait_for()
+        board.get_by_text("(waiting for the teacher)").filter(visible=True).first.wait_for()
         assert WORDS not in board.inner_text("body")
 
         teacher = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
@@ -138,10 +138,10 @@ def test_on_the_class_overview_one_tap_approves_and_one_tap_hides(server, browse
         item.scroll_into_view_if_needed()
         shot(teacher, "student-text-class-overview-waiting")
         item.get_by_role("button", name="Approve").click()
-        board.get_by_text(WORDS).first.wait_for()
+        board.get_by_text(WORDS).filter(visible=True).first.wait_for()
         item.get_by_role("button", name="Hide").click()
         teacher.locator(".class-texts .student-text.is-hidden", has_text=WORDS).wait_for()
-        board.get_by_text("(hidden by the teacher)").first.wait_for()
+        board.get_by_text("(hidden by the teacher)").filter(visible=True).first.wait_for()
         assert WORDS not in board.inner_text("body")
         shot(teacher, "student-text-class-overview-hidden")
 

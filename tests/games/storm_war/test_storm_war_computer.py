@@ -191,5 +191,7 @@ def test_forty_computer_games_play_every_card_and_most_rulings():
 
 
 @pytest.mark.slow
-def test_two_hundred_computer_games_play_every_card_and_every_ruling_in_reach():
-    check_games(200, {r["id"] for r in GAME.rulings} - OUT_OF_REACH)
+def test_sixty_computer_games_play_every_card_and_every_ruling_in_reach():
+    # The rarest ruling in reach (skips_accumulate) first comes up in game 42 of these seeds;
+    # the 200 games this played before found nothing more, at three times the cost.
+    check_games(60, {r["id"] for r in GAME.rulings} - OUT_OF_REACH)
