@@ -15,7 +15,7 @@ from app import engines
 from app.engines.contract import strip_label
 from browser import (FACILITATOR_PASSWORD, browser, english_words, installed_games, pseudo_server, server,  # noqa: F401
                      server_speaking, settle, shot)  # noqa: F401  (fixtures)
-from live import LivePhone, end_table
+from live import LivePhone, by_hand, end_table
 from test_layout import CLIPPED_BY
 
 pytestmark = pytest.mark.browser
@@ -88,7 +88,7 @@ def play_a_while(phones, rng, moves):
     accepted = 0
     idle = 0
     while accepted < moves and idle < 50:
-        ready = [p for p in phones if p.view and p.view["status"] == "playing" and p.view["actions"]]
+        ready = [p for p in phones if p.view and p.view["status"] == "playing" and by_hand(p.view["actions"])]
         if not ready:
             if phones[0].view and phones[0].view["status"] == "ended":
                 return accepted
@@ -97,7 +97,7 @@ def play_a_while(phones, rng, moves):
             continue
         idle = 0
         phone = rng.choice(ready)
-        action = filled(rng.choice(phone.view["actions"]))
+        action = filled(rng.choice(by_hand(phone.view["actions"])))
         ack = phone.call("act", {"version": phone.view["version"], "action": action})
         if ack.get("ok"):
             accepted += 1

@@ -13,7 +13,7 @@ import pytest
 
 from app import engines
 from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, installed_games, server, settle  # noqa: F401  (fixtures)
-from live import LivePhone, end_table
+from live import LivePhone, by_hand, end_table
 from test_phone_layout import filled, phone_act, phone_page, phone_view
 
 pytestmark = pytest.mark.browser
@@ -88,8 +88,8 @@ def test_every_card_face_shows_its_kind_icon(server, browser, game):  # noqa: F8
         mine = phone_view(page)
         if mine and mine["status"] == "ended":
             break
-        ready = [b for b in bots if b.view and b.view["status"] == "playing" and b.view["actions"]]
-        mine_ready = mine and mine["status"] == "playing" and mine["actions"]
+        ready = [b for b in bots if b.view and b.view["status"] == "playing" and by_hand(b.view["actions"])]
+        mine_ready = mine and mine["status"] == "playing" and by_hand(mine["actions"])
         if not ready and not mine_ready:
             idle += 1
             page.wait_for_timeout(100)  # a timer of the game's or a computer seat moves next
@@ -100,10 +100,10 @@ def test_every_card_face_shows_its_kind_icon(server, browser, game):  # noqa: F8
                 look(board, where, seen, problems)
             look(page, f"{game}-phone", seen, problems)
         if mine_ready and (not ready or rng.random() < 0.5):
-            ack = phone_act(page, mine, filled(rng.choice(mine["actions"])))
+            ack = phone_act(page, mine, filled(rng.choice(by_hand(mine["actions"]))))
         else:
             bot = rng.choice(ready)
-            ack = bot.call("act", {"version": bot.view["version"], "action": filled(rng.choice(bot.view["actions"]))})
+            ack = bot.call("act", {"version": bot.view["version"], "action": filled(rng.choice(by_hand(bot.view["actions"])))})
         accepted += bool(ack.get("ok"))
         if accepted >= 4 * LOOK_EVERY and all(s["faces"] and s["kinds"] >= 2 for s in seen.values()):
             break

@@ -16,7 +16,7 @@ from app import engines, i18n
 from app.engines.contract import strip_label
 from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, click_until, english_words,  # noqa: F401
                      installed_games, pseudo_server, server, server_speaking, settle, shot)  # noqa: F401  (fixtures)
-from live import LivePhone, end_table
+from live import LivePhone, by_hand, end_table
 from test_layout import CLIPPED_BY
 
 pytestmark = pytest.mark.browser
@@ -210,8 +210,8 @@ def walk_the_phone(server, browser, game, lang):  # noqa: F811
         mine = phone_view(page)
         if mine and mine["status"] == "ended":
             break
-        ready = [b for b in bots if b.view and b.view["status"] == "playing" and b.view["actions"]]
-        mine_ready = mine and mine["status"] == "playing" and mine["actions"]
+        ready = [b for b in bots if b.view and b.view["status"] == "playing" and by_hand(b.view["actions"])]
+        mine_ready = mine and mine["status"] == "playing" and by_hand(mine["actions"])
         if not ready and not mine_ready:
             idle += 1
             page.wait_for_timeout(100)  # a timer of the game's or a computer seat moves next
@@ -223,10 +223,10 @@ def walk_the_phone(server, browser, game, lang):  # noqa: F811
                 seen.add(kinds)
                 bars += look(page, game, f"turn{accepted}", problems)
                 looks += 1
-            ack = phone_act(page, mine, filled(rng.choice(mine["actions"])))
+            ack = phone_act(page, mine, filled(rng.choice(by_hand(mine["actions"]))))
         else:
             bot = rng.choice(ready)
-            ack = bot.call("act", {"version": bot.view["version"], "action": filled(rng.choice(bot.view["actions"]))})
+            ack = bot.call("act", {"version": bot.view["version"], "action": filled(rng.choice(by_hand(bot.view["actions"])))})
         accepted += bool(ack.get("ok"))
     if phone_view(page)["status"] == "playing":
         end_table(server.url, token, code)
