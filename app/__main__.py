@@ -106,7 +106,10 @@ def listen(host: str, port: int):
     """The server's listening socket, without Nagle's algorithm: a view written while the
     phone has not yet acknowledged the previous one would otherwise wait for the phone's
     delayed ACK, 40 ms on Linux (bench/README.md, "Nagle's algorithm"). The connections it
-    accepts inherit TCP_NODELAY (Linux, the BSDs); Node's and nginx's servers set it too."""
+    accepts inherit TCP_NODELAY (Linux, the BSDs); Node's and nginx's servers set it too.
+    Without SO_REUSEPORT (eventlet's default sets it): a second server started on the same
+    port would share it silently, the kernel handing each phone to one or the other, with
+    two different sets of tables; it fails instead ("Address already in use")."""
     import socket
     import warnings
 
@@ -115,7 +118,7 @@ def listen(host: str, port: int):
         import eventlet
 
     family, _type, _proto, _name, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    sock = eventlet.listen(address, family)
+    sock = eventlet.listen(address, family, reuse_port=False)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     return sock
 

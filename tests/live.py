@@ -10,6 +10,7 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
 import requests
 import socketio
 
@@ -39,6 +40,7 @@ class LiveServer:
         self.env.update(env)
         self.env.pop("ASYNC_MODE", None)  # the entry point's own default: eventlet
         self.proc: subprocess.Popen | None = None
+        self.started = False   # it has served once (a restart keeps its port: phones come back to it)
         self.output: list[str] = []
 
     def cli(self, *args: str) -> subprocess.CompletedProcess:
@@ -46,21 +48,48 @@ class LiveServer:
                               capture_output=True, text=True, timeout=60)
 
     def start(self, timeout: float = 30.0, **popen) -> None:
-        """Start and wait until it serves; `popen`: more of Popen's arguments (e.g. preexec_fn)."""
-        self.proc = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
-                                     cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, **popen)
-        threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
+        """Start and wait until it serves; `popen`: more of Popen's arguments (e.g. preexec_fn).
+
+        It serves once this process listens on the port and answers there. (An answer alone
+        proved nothing: a port free when it was picked can be taken by another worker's
+        server before this one binds it; this one then exits, and the answers came from the
+        other, which stopped with its module: ERR_CONNECTION_REFUSED in the next test. A
+        server whose port was taken so, on its first start, gets another free port.)"""
+        for attempt in range(3):
+            self.proc = subprocess.Popen([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(self.port)],
+                                         cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                         text=True, **popen)
+            threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    break
+                if self._listening():
+                    try:
+                        if requests.get(self.url + "/", timeout=1).status_code == 200:
+                            self.started = True
+                            return
+                    except requests.RequestException:
+                        pass
+                time.sleep(0.05)
+            else:
+                raise RuntimeError("server did not start:\n" + "".join(self.output))
+            self.proc.wait(timeout=10)
+            if self.started or "already in use" not in "".join(self.output):
                 raise RuntimeError("server exited:\n" + "".join(self.output))
-            try:
-                if requests.get(self.url + "/", timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start:\n" + "".join(self.output))
+            old_url, self.port = self.url, free_port()   # (see above: taken between free_port and the bind)
+            self.url = f"http://127.0.0.1:{self.port}"
+            if self.env.get("PUBLIC_URL") == old_url:
+                self.env["PUBLIC_URL"] = self.url
+            self.output.clear()
+        raise RuntimeError("server found no free port:\n" + "".join(self.output))
+
+    def _listening(self) -> bool:
+        try:
+            connections = psutil.Process(self.proc.pid).net_connections(kind="tcp")
+        except psutil.Error:
+            return False
+        return any(c.status == psutil.CONN_LISTEN and c.laddr.port == self.port for c in connections)
 
     def _drain(self, proc) -> None:
         for line in proc.stdout:
@@ -81,9 +110,21 @@ class LiveServer:
                 self.kill()
 
     def add_facilitator(self, name="teacher", password="live-password-1") -> None:
-        """Through the CLI named in DESIGN.md (before the server starts, or while it runs)."""
-        result = self.cli("facilitator", "add", name, "--password", password)
-        assert result.returncode == 0, result.stderr + result.stdout
+        """Through the CLI named in DESIGN.md (before the server starts, or while it runs), run
+        in this process by Flask's CLI runner on the server's database: a second interpreter
+        cost a second or two of a core for each of the run's fifty servers. (`cli` runs the
+        real command line; tests/test_live_server.py checks it.)"""
+        from app import create_app
+        from app.extensions import services
+
+        self.instance.mkdir(parents=True, exist_ok=True)
+        app = create_app({"DATABASE_URL": self.env["DATABASE_URL"], "SECRET_KEY": self.env["SECRET_KEY"],
+                          "PASSWORD_HASH_METHOD": self.env["PASSWORD_HASH_METHOD"], "TESTING": True})
+        try:
+            result = app.test_cli_runner().invoke(args=["facilitator", "add", name, "--password", password])
+        finally:
+            services(app).stop()
+        assert result.exit_code == 0, result.output
 
     def api_token(self, name="teacher", password="live-password-1") -> str:
         return requests.post(self.url + "/api/login", json={"name": name, "password": password},

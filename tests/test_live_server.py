@@ -39,6 +39,24 @@ def test_a_server_phones_cannot_reach_says_so_and_shows_no_qr_code(tmp_path):
         srv.stop()
 
 
+def test_a_second_server_on_a_taken_port_fails_and_the_first_keeps_its_phones(server, tmp_path):
+    """Started twice on one port (a teacher's second window, say), the second server must not
+    share the port with the first (SO_REUSEPORT: each phone would land on one or the other,
+    with two sets of tables): it exits saying the port is taken."""
+    import subprocess
+    import sys
+
+    from live import ROOT
+
+    server.start()
+    second = LiveServer(tmp_path / "second")
+    second.instance.mkdir(parents=True)
+    run = subprocess.run([sys.executable, "-m", "app", "--host", "127.0.0.1", "--port", str(server.port)],
+                         cwd=ROOT, env=second.env, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "already in use" in run.stdout + run.stderr
+    assert server._listening() and requests.get(server.url + "/", timeout=5).status_code == 200
+
+
 def test_three_clients_play_a_war_game_to_the_end(server):
     server.add_facilitator()
     server.start()
