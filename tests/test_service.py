@@ -421,3 +421,19 @@ def test_a_database_that_refuses_the_connection_is_an_outage_and_the_move_plays_
     monkeypatch.undo()
     assert service.get(table.code).version == before.version
     assert service.act(table.code, 0, before.version, {"type": "reveal"}).version == before.version + 1
+
+
+def test_fixed_deals_depend_on_the_kind_of_table_not_on_what_was_opened_before():
+    """With DEAL_SEED a table's deal is fixed by its game, options and language and by how
+    many such tables came before it: a test sees its deals in any order of the suite."""
+    from app.service.tables.common import Deals
+
+    alone, crowded = Deals("base"), Deals("base")
+    wizard = ("wizard", {"length": "short"}, "es")
+    first = [alone.next(*wizard) for _ in range(3)]
+    crowded.next("war", {"mode": "classic"}, "en")
+    crowded.next("wizard", {"length": "short"}, "en")
+    assert [crowded.next(*wizard) for _ in range(3)] == first
+    assert len(set(first)) == 3 and all(0 <= seed < 2 ** 62 for seed in first)
+    assert Deals("other").next(*wizard) != first[0]
+    assert len({Deals().next(*wizard) for _ in range(3)}) == 3   # no base: random

@@ -17,7 +17,6 @@ soundToggle(document.querySelector(".site-header"));
 socket.on("connect", () => request(socket, "watch", { code, role: "board" }));
 socket.on("view", (payload) => {
   const older = current && current.code === payload.code && payload.version < current.version;
-  const before = current;
   current = accept(current, payload);
   if (older) return;
   // Everyone plays again at a new table: the projected board goes with them.
@@ -25,7 +24,22 @@ socket.on("view", (payload) => {
     location.replace(`/board/${encodeURIComponent(current.again.next)}`);
     return;
   }
-  const found = moments(before, current);
+  // Drawn once a frame, the newest view: a burst of moves (auto-play, a round of phones
+  // tapping at once) sent a view each, and a crowded board drawn and fitted for every one
+  // of them fell seconds behind the room (half a second each, a Wizard board in a long
+  // language). The log is kept from every view (accept), so nothing in it is skipped.
+  if (!drawPending) {
+    drawPending = true;
+    requestAnimationFrame(draw);
+  }
+});
+
+let drawPending = false;
+let drawn = null; // the view last drawn: what changed since is what the room hears and sees
+function draw() {
+  drawPending = false;
+  const found = moments(drawn, current);
+  drawn = current;
   sound(found);
   if (found.includes("winner")) celebrate();
   const body = document.body.classList;
@@ -36,4 +50,4 @@ socket.on("view", (payload) => {
   body.toggle("joinable", !current.locked && current.status !== "ended");
   banner(document.getElementById("banner"), current);
   render(root, current, ctx);
-});
+}

@@ -4,10 +4,10 @@ and the small helpers for actors and input."""
 from __future__ import annotations
 
 import hashlib
-import itertools
+import json
 import secrets
 import threading
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -34,21 +34,25 @@ AFTER_GAME = frozenset({"again", "rematch"})
 
 class Deals:
     """Each new table's seed, from which its game deals and rolls (the engine's only chance).
-    Random by default; with a `base` (the DEAL_SEED setting) the n-th table this process
-    opens gets the n-th seed of a sequence that base fixes, so a test, or a bug report,
-    sees the same deals every run, however fast the machine is."""
+    Random by default. With a `base` (the DEAL_SEED setting) a seed is fixed by what the
+    table is (its `key`: the game, its options, its language) and by how many tables of that
+    key this process opened before: a test, or a bug report, sees the same deals every run,
+    however fast the machine, and whatever other kinds of table were opened first (a
+    shuffled test order, pytest-randomly, deals each test's tables alike)."""
 
     def __init__(self, base: str | None = None):
         self.base = base or None
-        self._numbers = itertools.count()
+        self._opened: Counter[str] = Counter()
         self._lock = threading.Lock()
 
-    def next(self) -> int:
+    def next(self, *key) -> int:
         if self.base is None:
             return secrets.randbits(62)
+        name = json.dumps(key, sort_keys=True, default=str)
         with self._lock:
-            n = next(self._numbers)
-        return int.from_bytes(hashlib.sha256(f"{self.base}:{n}".encode()).digest()[:8], "big") >> 2
+            n = self._opened[name]
+            self._opened[name] += 1
+        return int.from_bytes(hashlib.sha256(f"{self.base}:{name}:{n}".encode()).digest()[:8], "big") >> 2
 
 
 def checked(clean, raw):

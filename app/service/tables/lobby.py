@@ -73,7 +73,7 @@ class Lobby:
         for _ in range(20):
             table = GameTable(code=new_code(), game=game, engine_version=spec.version,
                               data_versions=dict(spec.data_versions), options=resolved,
-                              seed=self.deals.next(), facilitator_id=facilitator_id, class_id=class_id,
+                              seed=self.deals.next(game, resolved, language), facilitator_id=facilitator_id, class_id=class_id,
                               demo=demo, name_filter=name_filter, text_approval=text_approval,
                               phone_notes=phone_notes, lesson_minutes=lesson_minutes, language=language)
             with self.store.session() as s:

@@ -124,7 +124,7 @@ class Rematch:
                 code = new_code()
             new = GameTable(code=code, game=old.game, engine_version=spec.version,
                             data_versions=dict(spec.data_versions), options=dict(old.options),
-                            seed=self.lobby.deals.next(), facilitator_id=old.facilitator_id, class_id=old.class_id,
+                            seed=self.lobby.deals.next("rematch", old.seed), facilitator_id=old.facilitator_id, class_id=old.class_id,
                             demo=old.demo, name_filter=old.name_filter, text_approval=old.text_approval,
                             phone_notes=old.phone_notes, locked=old.locked, lesson_minutes=old.lesson_minutes,
                             language=old.language)

@@ -9,7 +9,7 @@
 // ctx:     {role: "player" | "board" | "facilitator", act(action) -> ack, log()}
 import { h, preserveFocus, replace } from "/static/js/dom.js";
 import * as shared from "/static/js/table.js";
-import { byType, CARD_FACE, fitRegion, freshMarks, logOf, nameOf, refusals } from "/static/js/kit.js";
+import { byType, CARD_FACE, fitRegion, freshMarks, logOf, measuring, nameOf, overflows, refusals, trimList } from "/static/js/kit.js";
 import { t, tn } from "/static/js/i18n.js";
 import { icon, kindIcon } from "/static/games/storm_war/icons.js"; // every icon, one per card kind
 
@@ -598,9 +598,25 @@ export function render(root, payload, ctx) {
   // the log then keeps what fits (table.js).
   if (role === "board") {
     for (const region of root.querySelectorAll(".sw-board-left")) fitRegion(region, { layouts: ["sw-dense", "sw-denser"] });
-    for (const region of root.querySelectorAll(".sw-board-side")) fitRegion(region, { layouts: ["sw-dense"] });
+    for (const region of root.querySelectorAll(".sw-board-side")) fitSide(region);
   }
   marks.end();
+}
+
+// The side (the Environment, the stack of plays, the last challenge) gets denser first. If
+// it overflows even at the floor (a long stack in a long language on a small screen), the
+// last challenge gives way, the line of its numbers first and then the whole panel: the
+// phones and the log still tell it, and the challenge now is what the room must read.
+// Still too long: the stack's earliest plays give way to one line that counts them.
+const SPARE = ["sw-spare-vs", "sw-spare-last"];
+function fitSide(region) {
+  fitRegion(region, { layouts: ["sw-dense"] });
+  for (const spare of SPARE) {
+    if (!measuring(region, () => overflows(region))) return;
+    region.classList.add(spare);
+    fitRegion(region, { layouts: ["sw-dense"] });
+  }
+  trimList(region, region.querySelector(".sw-stack"), (n) => tn("+ {n} earlier play", "+ {n} earlier plays", n));
 }
 
 // The end screen's scores count the Environments cleaned up.
