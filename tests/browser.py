@@ -38,12 +38,38 @@ def launch_browser():
     return manager, browser
 
 
+_shared: list = []   # [manager, browser]: this process's one Chromium (see `browser`)
+
+
+def shared_browser():
+    """One Chromium per test process (an xdist worker), started by the first browser test and
+    stopped when the process's tests end (tests/conftest.py nothing_outlives_the_run): starting it for
+    each module cost a second or two of both cores, forty times a run."""
+    if _shared and not _shared[1].is_connected():   # it crashed: a fresh one
+        stop_shared_browser()
+    if not _shared:
+        _shared.extend(launch_browser())
+    return _shared[1]
+
+
+def stop_shared_browser():
+    if _shared:
+        manager, browser = _shared
+        _shared.clear()
+        try:
+            browser.close()
+        finally:
+            manager.stop()
+
+
 @pytest.fixture(scope="module")
 def browser():
-    manager, browser = launch_browser()
+    """The process's Chromium; what a module's tests opened in it (contexts, pages) is
+    closed when the module ends, so the next module starts from a clean browser."""
+    browser = shared_browser()
     yield browser
-    browser.close()
-    manager.stop()
+    for context in browser.contexts:
+        context.close()
 
 
 def no_dialogs(page):
@@ -67,7 +93,12 @@ SETTLED = """() => {
 
 def settle(page, timeout=30_000):
     """Wait until the page stops moving (SETTLED): what a layout check measures then is what
-    a student sees, not a card halfway through its entrance, on a quick machine or a busy one."""
+    a student sees, not a card halfway through its entrance, on a quick machine or a busy one.
+    From a page's first settle on, its animations play ten times as fast (Chromium's
+    Animation.setPlaybackRate): they end where they would, a layout walk waits less for them."""
+    if not getattr(page, "_fast_animations", False):
+        page.context.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": 10})
+        page._fast_animations = True
     page.evaluate("() => { window.__stillFor = 0; }")
     page.wait_for_function(SETTLED, timeout=timeout, polling="raf")
 
@@ -125,13 +156,23 @@ def english_words(page) -> list[str]:
     return [w for w in ENGLISH_UI_WORDS if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
 
 
-def shot(page, name):
-    """A screenshot into test-artifacts/: the whole page if it scrolls (a phone), else the
-    screen. A whole-page shot stretches the viewport for a moment, and a board redraws
-    itself on a resize (table.js fitBoard): a check made just after would measure a board
-    laid out for the stretched screen."""
+# Screenshots are for a person to look at (README: "Looking at the pages"), not for an
+# assertion: a run takes them when asked (SCREENSHOTS=1), and a layout check that found a
+# problem takes its own. Each one of a 1920×1080 board cost a fifth of a second of a core,
+# some six hundred times a run.
+SCREENSHOTS = os.environ.get("SCREENSHOTS") == "1"
+
+
+def shot(page, name, *, screen=False, force=False):
+    """A screenshot into test-artifacts/ when the run takes them (SCREENSHOTS=1) or `force`:
+    the whole page if it scrolls (a phone), else the screen; `screen`: the screen only
+    (what the student sees without scrolling). A whole-page shot stretches the viewport
+    for a moment, and a board redraws itself on a resize (table.js fitBoard): a check
+    made just after would measure a board laid out for the stretched screen."""
+    if not (SCREENSHOTS or force):
+        return
     ARTIFACTS.mkdir(exist_ok=True)
-    scrolls = page.evaluate("() => document.documentElement.scrollHeight > innerHeight + 1")
+    scrolls = not screen and page.evaluate("() => document.documentElement.scrollHeight > innerHeight + 1")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=scrolls)
 
 

@@ -72,6 +72,10 @@ def nothing_outlives_the_run():
     yield
     import psutil
 
+    from browser import stop_shared_browser
+
+    stop_shared_browser()   # the process's one Chromium, kept from module to module (tests/browser.py)
+
     left = psutil.Process().children(recursive=True)
     names = []
     for proc in left:

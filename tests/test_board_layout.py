@@ -71,11 +71,12 @@ CUT_OR_COVERED = r"""() => {""" + CLIPPED_BY + r"""
 def look(boards, game, stage, problems):
     for page, (width, height) in boards:
         settle(page)  # entrances and flips have ended
+        before = len(problems)
         for problem in page.evaluate(CUT_OR_COVERED):
             problems.add(f"{game} {stage} {width}x{height}: {problem}")
         if game.endswith(("-es", "-eo")):  # a Spanish (or pseudo) board shows no English interface words
             problems.update(f"{game} {stage}: English on a {game[-2:]} board: {word}" for word in english_words(page))
-        shot(page, f"board-layout-{game}-{stage}-{width}x{height}")
+        shot(page, f"board-layout-{game}-{stage}-{width}x{height}", force=len(problems) > before)
 
 
 def filled(action: dict) -> dict:

@@ -8,7 +8,7 @@ import re
 import pytest
 import requests
 
-from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, generic_server, join_on_phone,  # noqa: F401
+from browser import (FACILITATOR_PASSWORD, PHONE, browser, generic_server, join_on_phone,  # noqa: F401
                      server, settle, shot)  # (fixtures)
 from app.engines.contract import strip_label
 from live import LivePhone, end_table, play_live
@@ -113,7 +113,7 @@ def check_board(page, width, height, minimum, stage, selectors, texts=TABLE_TEXT
 
 def check_phone(page, width, height, stage, selectors):
     shot(page, f"layout-phone-{stage}-{width}x{height}")
-    page.screenshot(path=str(ARTIFACTS / f"layout-phone-{stage}-{width}x{height}-screen.png"))  # what the student sees
+    shot(page, f"layout-phone-{stage}-{width}x{height}-screen", screen=True)  # what the student sees
     for selector in selectors:
         box = page.locator(selector).first.bounding_box()
         assert box, f"{stage}: {selector} is not shown"

@@ -63,7 +63,7 @@ GAMES = [(mode_name(key, hidden), key, dict(hidden.options), (hidden.secret_ids,
 # Per game and mode: games, moves before the facilitator ends the game (so the end path
 # is checked too) and how often the permutation check runs; the fast suite's share,
 # then CI's slow sweep.
-FAST = {"games": 16, "max_steps": 200, "permute_every": 15}
+FAST = {"games": 6, "max_steps": 200, "permute_every": 15}
 SLOW = {"games": 40, "max_steps": 400, "permute_every": 25}
 
 

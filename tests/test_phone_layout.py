@@ -139,9 +139,9 @@ def phone_page(browser, url, code, name, lang="en"):  # noqa: F811
 
 def look(page, game, stage, problems):
     settle(page)  # entrances have ended
+    before = len(problems)
     under = page.evaluate(UNDER_THE_BAR, True)
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"phone-layout-{game}-{stage}-foot.png"))  # the screen at the foot
+    shot(page, f"phone-layout-{game}-{stage}-foot", screen=True, force=bool(under["found"]))  # the screen at the foot
     for problem in under["found"]:
         problems.add(f"{game} {stage}: {problem}")
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -150,7 +150,7 @@ def look(page, game, stage, problems):
     problems.update(f"{game} {stage}: {line}" for line in mouse_words(page))
     if game.endswith(("-es", "-eo")):  # a Spanish (or pseudo) phone shows no English interface words
         problems.update(f"{game} {stage}: English on a {game[-2:]} screen: {word}" for word in english_words(page))
-    shot(page, f"phone-layout-{game}-{stage}")
+    shot(page, f"phone-layout-{game}-{stage}", force=len(problems) > before)
     return under["bars"]
 
 

@@ -335,6 +335,7 @@ def test_the_dashboards_debrief_link_takes_the_zone_and_the_designers_copy_too(a
     assert "(America/New York)" in text and "Appendix for the game" in text
 
 
+@pytest.mark.slow   # (a PDF per copy, each page drawn to PNG: seconds each, in CI)
 @pytest.mark.parametrize("game", ["war", "wizard", "storm_war", "water_cycle"])
 def test_every_copy_of_every_games_debrief_renders_to_png_with_no_blank_page(app, tables, teacher, auth, game,
                                                                              tmp_path):

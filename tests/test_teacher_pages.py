@@ -201,14 +201,14 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
     closed state; no request leaves the server. Screenshots land in test-artifacts/."""
     import sqlite3
 
-    from browser import FACILITATOR_PASSWORD, launch_browser, new_game_form, shot
+    from browser import FACILITATOR_PASSWORD, new_game_form, shared_browser, shot
     from live import LivePhone, LiveServer
     from test_accessibility import violations
 
     srv = LiveServer(tmp_path_factory.mktemp("teacher"))
     srv.add_facilitator("teacher", FACILITATOR_PASSWORD)
     srv.start()
-    manager, browser = launch_browser()
+    browser = shared_browser()
     try:
         outside = []
         context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)  # for axe
@@ -299,6 +299,6 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
             sim.close()
         assert outside == [], outside
     finally:
-        browser.close()
-        manager.stop()
+        for context in browser.contexts:
+            context.close()
         srv.stop()

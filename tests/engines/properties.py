@@ -109,14 +109,17 @@ def viewers(n_seats: int) -> list:
     return list(range(n_seats)) + [BOARD, FACILITATOR]
 
 
-def legal_moves(engine, state: dict, n_seats: int, exclude: Iterable[str] = ()) -> list[tuple]:
+def legal_moves(engine, state: dict, n_seats: int, exclude: Iterable[str] = (),
+                actions_of: dict | None = None) -> list[tuple]:
     """Every (actor, action) pair any seat or the facilitator may play now,
     actions as listed (with labels), plus ("facilitator", FINISH) when the
-    package can `finish` a running game (exclude "finish" to leave it out)."""
+    package can `finish` a running game (exclude "finish" to leave it out).
+    `actions_of`: each viewer's actions in this state, when already asked."""
     exclude = set(exclude)
+    actions_of = actions_of or {actor: engine.actions(state, actor) for actor in list(range(n_seats)) + [FACILITATOR]}
     moves = [(actor, action)
              for actor in list(range(n_seats)) + [FACILITATOR]
-             for action in engine.actions(state, actor)
+             for action in actions_of[actor]
              if action.get("type") not in exclude]
     if hasattr(engine, "finish") and "finish" not in exclude and engine.result(state) is None:
         moves.append((FACILITATOR, FINISH))
@@ -181,9 +184,9 @@ def check_views(engine, state: dict, n_seats: int, secret_ids: Callable | None) 
             check_no_secrets(strings_in(seen), set(secret_ids(state, viewer)), f"view({viewer!r})")
 
 
-def check_labels(engine, state: dict, n_seats: int) -> None:
+def check_labels(engine, state: dict, n_seats: int, actions_of: dict | None = None) -> None:
     for actor in viewers(n_seats):
-        for action in engine.actions(state, actor):
+        for action in (actions_of[actor] if actions_of else engine.actions(state, actor)):
             text = action.get("label")
             assert isinstance(text, str) and text.strip(), f"{action!r} for {actor!r} has no label"
 
@@ -214,8 +217,9 @@ def check_listed_actions(engine, state: dict, n_seats: int) -> None:
     assert dumps(state) == before, "apply mutated its input"
 
 
-def check_timers(engine, state: dict, n_seats: int) -> list[dict]:
-    """`timers(state)` is a list of {key, after, actor, action}, each action on offer."""
+def check_timers(engine, state: dict, n_seats: int, actions_of: dict | None = None) -> list[dict]:
+    """`timers(state)` is a list of {key, after, actor, action}, each action on offer.
+    `actions_of`: each viewer's actions in this state, when already asked."""
     if not hasattr(engine, "timers"):
         return []
     listed = engine.timers(state)
@@ -235,7 +239,7 @@ def check_timers(engine, state: dict, n_seats: int) -> list[dict]:
                                      and 0 <= actor < n_seats), timer
         assert isinstance(timer["action"], dict) and "label" not in timer["action"], timer
         if actor != "system":
-            offered = [strip_label(a) for a in engine.actions(state, actor)]
+            offered = [strip_label(a) for a in (actions_of[actor] if actions_of else engine.actions(state, actor))]
             assert timer["action"] in offered, f"timer {timer!r} is not on offer to {actor!r}"
     assert json.loads(dumps(listed)) == listed, "timers are not plain JSON"
     return listed
@@ -330,7 +334,9 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
     log_strings = {v: set() for v in viewers(n)}  # strings each viewer has seen in the log
     spent_timers: set[str] = set()                 # keys of timers whose move has been made
 
-    def check(state: dict, step: int, new_entries: list[dict]) -> None:
+    def check(state: dict, step: int, new_entries: list[dict]) -> tuple[list[dict], dict]:
+        """Checks `state`; returns its timers and each viewer's actions (asked once a step:
+        the engine is pure, so the move's choice and the checks share them)."""
         if invariant is not None:
             invariant(state)
         full = step % full_every == 0 or engine.result(state) is not None
@@ -343,7 +349,8 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
             if secret_ids is not None and (full or new_entries):
                 where = f"log seen by {viewer!r} (step {step})"
                 check_no_secrets(log_strings[viewer], set(secret_ids(state, viewer)), where)
-        listed = check_timers(engine, state, n)
+        actions_of = {viewer: engine.actions(state, viewer) for viewer in viewers(n)}
+        listed = check_timers(engine, state, n, actions_of)
         back = spent_timers & {t["key"] for t in listed}
         assert not back, f"timer keys {sorted(back)} came back after their move was made (step {step})"
         if full:
@@ -355,17 +362,18 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
             if scramble is not None:   # one seat per check, in turn (a dedicated test does more)
                 check_bot_privacy(engine, state, step % n, scramble, tries=1, seeds=(0,))
         else:
-            check_labels(engine, state, n)
+            check_labels(engine, state, n, actions_of)
+        return listed, actions_of
 
-    check(state, 0, [])
+    listed, actions_of = check(state, 0, [])
     before = json.loads(dumps(state))   # a JSON copy: `apply` must leave `state` equal to it
     while engine.result(state) is None:
         assert played.steps < max_steps, f"game (seed {seed}) did not end within {max_steps} steps"
-        moves = legal_moves(engine, state, n, exclude)
+        moves = legal_moves(engine, state, n, exclude, actions_of)
         assert moves, f"game (seed {seed}) is stuck: nobody can act but there is no result"
         actor, action = chooser.choice(moves) if choose is None else choose(moves, chooser)
         action = action if action == FINISH else filled(strip_label(action))
-        timers_now = check_timers(engine, state, n) if hasattr(engine, "timers") else []
+        timers_now = listed
         new_state, entries = play(engine, state, actor, action)
         assert state == before, f"apply mutated its input at step {played.steps + 1}"
         before = json.loads(dumps(new_state))
@@ -379,7 +387,7 @@ def play_random_game(engine, *, seats: list[str], seed, options: dict | None = N
         state = played.state = new_state
         if keep_states and (played.steps % max(1, full_every) == 0):
             played.states.append(state)
-        check(state, played.steps, entries)
+        listed, actions_of = check(state, played.steps, entries)
 
     for viewer in viewers(n):
         assert engine.actions(state, viewer) == [], f"{viewer!r} can still act after the end"

@@ -22,7 +22,7 @@ import test_layout as layout
 from app.engines.contract import strip_label
 from app.engines.storm_war import content
 from app.engines.storm_war import engine as E
-from browser import ARTIFACTS, FACILITATOR_PASSWORD, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
+from browser import FACILITATOR_PASSWORD, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def check_phone(page, width, height, stage, selectors):
     """test_layout.check_phone, with the Hand's sideways row allowed to scroll."""
     page.wait_for_timeout(250)
     shot(page, f"sw-phone-{stage}-{width}x{height}")
-    page.screenshot(path=str(ARTIFACTS / f"sw-phone-{stage}-{width}x{height}-screen.png"))
+    shot(page, f"sw-phone-{stage}-{width}x{height}-screen", screen=True)
     for selector in selectors:
         box = page.locator(selector).first.bounding_box()
         assert box, f"{stage}: {selector} is not shown"

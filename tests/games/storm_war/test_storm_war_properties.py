@@ -42,8 +42,8 @@ def _mostly_bots(moves, chooser):
     return actor, action
 
 
-# 204 games; the fast suite plays the first 12 seeds of each kind, CI all of them.
-CASES = [pytest.param(n, goal, seed, marks=[pytest.mark.slow] if seed >= 12 else [])
+# 120 games; the fast suite plays the first 4 seeds of each kind, CI all of them.
+CASES = [pytest.param(n, goal, seed, marks=[pytest.mark.slow] if seed >= 4 else [])
          for n in (2, 3, 4) for goal in (3, 5) for seed in range(20)]
 
 

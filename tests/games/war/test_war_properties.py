@@ -75,7 +75,8 @@ def test_short_games_with_every_move_fully_checked(n):
     assert reasons["ended_by_facilitator"] > 0
 
 
-@pytest.mark.parametrize("n", range(2, 7))
+# Two and three seats in the fast suite; the longer games of four to six in CI.
+@pytest.mark.parametrize("n", [2, 3] + [pytest.param(n, marks=pytest.mark.slow) for n in (4, 5, 6)])
 def test_full_games_of_reveals_end_properly(n):
     kinds = Counter()
     reasons = Counter()
