@@ -112,9 +112,11 @@ def check_board(page, width, height, minimum, stage, selectors, texts=TABLE_TEXT
 
 
 def check_phone(page, width, height, stage, selectors):
+    settle(page)   # measured at rest, not mid-redraw (the screenshots before it used to give it time)
     shot(page, f"layout-phone-{stage}-{width}x{height}")
     shot(page, f"layout-phone-{stage}-{width}x{height}-screen", screen=True)  # what the student sees
     for selector in selectors:
+        page.locator(selector).first.wait_for(state="visible", timeout=10_000)
         box = page.locator(selector).first.bounding_box()
         assert box, f"{stage}: {selector} is not shown"
         assert box["y"] >= 0 and box["y"] + box["height"] <= height + 1, f"{stage} {width}x{height}: {selector} {box}"

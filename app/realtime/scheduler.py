@@ -38,6 +38,7 @@ class Scheduler:
         self._running = False
         self._stopped = False
         self._broken: dict[str, float] = {}  # table code -> when to try its failing timer again
+        self._thread = None   # the loop's, once started (a thread, or eventlet's green thread)
 
     def add(self, code: str, due: float | None) -> None:
         if due is None or self._stopped:
@@ -59,7 +60,7 @@ class Scheduler:
         app runs on after it (a test's app, whose database goes next)."""
         self._stopped = True
         self._wake.set()
-        thread = getattr(self, "_thread", None)
+        thread = self._thread
         if thread is not None and hasattr(thread, "join") and thread is not threading.current_thread():
             thread.join(timeout=10)
 
