@@ -7,7 +7,7 @@ import re
 import pytest
 import requests
 
-from browser import (ARTIFACTS, FACILITATOR_PASSWORD, browser, join_on_phone, no_dialogs, remember_text,  # noqa: F401
+from browser import (ARTIFACTS, FACILITATOR_PASSWORD, browser, click_until, join_on_phone, no_dialogs, remember_text,  # noqa: F401
                      seen_text, server, shot)
 
 pytestmark = pytest.mark.browser
@@ -81,11 +81,17 @@ def test_a_wager_battle_bets_in_a_war_on_the_phone_and_shows_chips_on_the_board(
     shot(boards[1], "wager-board-1280-bet")
     ana.screenshot(path=str(ARTIFACTS / "wager-phone-bet-screen.png"))   # what the student sees
     expected = "Ana checks." if "Check" in " ".join(labels) else "Ana calls"
+    # Ben and Cara stop auto-playing before Ana bets, so the table comes to rest after her
+    # bet, whatever the machine's speed: on auto-play they could bet, finish the war and
+    # reveal the next battle before the board's next frame (it draws the newest view once
+    # a frame), and Ana's bet would be gone from its screen before it was ever drawn.
+    for phone in phones[1:]:
+        click_until(phone.get_by_role("button", name="Turn auto-play off"),
+                    phone.get_by_role("button", name="Turn auto-play on (speed 4)"))
     # The phone's log says so (the board's log gives its room to the chip pot while
     # betting, and the board marks Ana's seat "checked" or "called" instead).
-    # The board shows the bet: Ana's seat marked while the others bet, or, once the betting
-    # is over (Ben and Cara on auto-play may bet before the board's next frame: it draws the
-    # newest view once a frame), its log's line.
+    # The board shows the bet: Ana's seat marked while Ben or Cara has still to bet, or,
+    # when Ana bets last, its log's line.
     mark = "· checked" if expected == "Ana checks." else "· called"
     remember_text(ana, expected)
     remember_text(boards[0], mark)
