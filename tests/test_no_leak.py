@@ -52,8 +52,8 @@ from app.store.models import GameTable
 from app.wire import Encoded, dumps_compact
 
 from conftest import make_app
-from engines.properties import (FACILITATOR, BOARD, filled, hidden_modes, mode_name, modules_of_test_games,
-                                strings_in)
+from engines.properties import (FACILITATOR, BOARD, filled, hidden_modes, json_strings, mode_name,
+                                modules_of_test_games, strings_in)
 
 NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
 
@@ -123,8 +123,10 @@ class Wire:
 
     def receive(self, viewer, payload: dict) -> None:
         text = str(Encoded.of(payload))    # exactly the text the notifier emits
-        # (a change's payload splices in the view it digested, app/wire.py Built: the same JSON)
-        assert json.loads(text) == json.loads(dumps_compact(dict(payload))), viewer
+        # (a change's payload splices in the view it digested, app/wire.py Built: the same JSON;
+        # the same text too, as a rule, which saves parsing both)
+        direct = dumps_compact(dict(payload))
+        assert text == direct or json.loads(text) == json.loads(direct), viewer
         live = self.tables.live(self.code)
         state = live.state
         where = f"{live.game} table {self.code} v{live.version}: payload for {viewer!r}"
@@ -144,13 +146,12 @@ class Wire:
         logged |= strings_in(payload["log"])
         if self.secret_ids is not None:
             if viewer not in self._hidden:
-                ids = set(self.secret_ids(state, viewer))
-                # Each id as a whole JSON string of the text (a key or a value), quotes included.
-                needles = sorted((re.escape(dumps_compact(h)) for h in ids), key=len, reverse=True)
-                self._hidden[viewer] = (ids, re.compile("|".join(needles)) if needles else None)
-            ids, pattern = self._hidden[viewer]
-            leaked = pattern.findall(text) if pattern is not None else []
-            assert not leaked, f"{where} shows ids hidden from it: {sorted(set(leaked))[:5]}"
+                self._hidden[viewer] = ids = set(self.secret_ids(state, viewer))
+                assert all(isinstance(h, str) for h in ids), "secret_ids are card ids, strings"
+            ids = self._hidden[viewer]
+            # Each id as a whole JSON string of the text (a key or a value).
+            leaked = ids & json_strings(text)
+            assert not leaked, f"{where} shows ids hidden from it: {sorted(leaked)[:5]}"
             leaked = logged & ids
             assert not leaked, f"{where}: its log showed ids hidden from it now: {sorted(leaked)[:5]}"
         self.payloads += 1

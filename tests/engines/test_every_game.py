@@ -18,7 +18,8 @@ import pytest
 from app import engines
 from app.engines.contract import IllegalAction
 
-from .properties import filled, hidden_modes, legal_moves, mode_name, play, play_random_game
+from .properties import (check_views, dumps, filled, hidden_modes, json_strings, legal_moves, mode_name, play,
+                         play_random_game, strings_in)
 
 NAMES = ["Ana", "Ben", "Cara", "Dev", "Eli", "Fay"]
 MODES = hidden_modes()
@@ -97,3 +98,41 @@ def test_the_lesson_clock_and_the_time_limit_end_every_game_by_its_tie_break(key
     # ...by the same tie-break as the teacher's End
     assert stop_result["winners"] == engine.result(_state)["winners"]
     assert stop_result["ranking"] == engine.result(_state)["ranking"]
+
+
+SECRET_MODES = [pytest.param(key, hidden, id=mode_name(key, hidden)) for key, hidden in MODES if hidden.secret_ids]
+
+
+@pytest.mark.parametrize("key, hidden", SECRET_MODES)
+@pytest.mark.parametrize("beside", ["", 'the "quoted" word\n'])
+def test_the_view_check_finds_a_secret_id_shown_to_a_seat(key, hidden, beside):
+    """The harness's privacy check can fail: a view that shows seat 0 one of the ids hidden
+    from it is caught, whether the view's text has no escape (its strings read between the
+    quotes) or has one (the text parsed)."""
+    engine = engines.get(key)
+    options = dict(hidden.options)
+    n = engine.GAME.seat_range(options)[0]
+    for seed in range(20):  # a random move or two to a state that hides something from seat 0
+        state, chooser = engine.new(options, NAMES[:n], seed), random.Random(seed)
+        while not hidden.secret_ids(state, 0) and engine.result(state) is None:  # a run: its match not dealt
+            actor, action = chooser.choice(legal_moves(engine, state, n, ("finish",)))
+            state, _entries = play(engine, state, actor, filled(action))
+        if hidden.secret_ids(state, 0):
+            break
+    secret = sorted(hidden.secret_ids(state, 0))[0]
+
+    class Leaky:
+        @staticmethod
+        def view(s, viewer):
+            seen = engine.view(s, viewer)
+            return dict(seen, public=dict(seen["public"], leak=[beside, secret]))
+
+    with pytest.raises(AssertionError, match="shows secret ids"):
+        check_views(Leaky, state, n, hidden.secret_ids)
+    check_views(engine, state, n, hidden.secret_ids)  # the game's own view passes
+
+
+@pytest.mark.parametrize("value", [{"a": ["k1", "x y", {"é": "z"}], "n": [1, 2.5, None]},
+                                   {"a": ['q"z', "back\\slash", "line\nbreak"], "k1": True}, [], "k1"])
+def test_the_strings_of_a_json_text_are_the_strings_of_its_value(value):
+    assert json_strings(dumps(value)) == strings_in(value)

@@ -434,15 +434,17 @@ def _play_label(s: dict, c: dict, action: dict) -> str:
 
 def _synergy(s: dict, seat: int, cid: str, risk: str, extra_ids: list[str]) -> tuple[int, bool]:
     """A synergy's bonus, and whether it counted thanks to someone else's Jobsite or a donation."""
+    synergies = [e for e in _effects(s, cid) if e["op"] == "synergy" and e["risk"] == risk]
     total, borrowed = 0, False
+    if not synergies:  # most cards: no need to look round every Jobsite (views ask for each card)
+        return total, borrowed
     own = set(_jobsite_ids(s, seat))
     everywhere = [c for p in _seats(s) for c in _jobsite_ids(s, p)] + list(extra_ids)
-    for e in _effects(s, cid):
-        if e["op"] == "synergy" and e["risk"] == risk:
-            holders = [c for c in everywhere if c != cid and e["tag"] in _card(s, c).get("tags", [])]
-            if holders:
-                total += e["amount"]
-                borrowed = borrowed or not any(h in own for h in holders)
+    for e in synergies:
+        holders = [c for c in everywhere if c != cid and e["tag"] in _card(s, c).get("tags", [])]
+        if holders:
+            total += e["amount"]
+            borrowed = borrowed or not any(h in own for h in holders)
     return total, borrowed
 
 
