@@ -63,8 +63,9 @@ def test_a_power_war_battle_by_keyboard(server, browser):  # noqa: F811
     window.wait_for()
     shot(ben, "war-powers-phone-counter-window")
     window.get_by_role("button", name="Resolve the battle (no counter)").click()
-    board.locator(".pw-chip", has_text="Boost").wait_for()
-    assert "done" in board.locator(".pw-chip", has_text="Boost").inner_text()
+    # The board showed Ana's Boost as chosen ("1 Boost") while Ben's window was open; it
+    # reads done once the battle resolves (a view or a frame later: wait for it, not the chip).
+    board.locator(".pw-chip", has_text="Boost").filter(has_text="done").wait_for()
     shot(board, "war-powers-board-after")
     # +1 for battle 2. The deal is random: a tie is a war, and both reveal on until it is won.
     energy = ana.locator(".pw-panel").get_by_text("Your energy 2 / 10")
