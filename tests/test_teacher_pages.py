@@ -244,6 +244,16 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
 
         # The last move was 45 s ago: the server reads the times of its live tables when it
         # loads them, so it is stopped while the database is backdated (phones and board reconnect).
+        # The board notes when it is back in its class's room: connected again, then a class
+        # view (the watch's answer, sent once the room is joined). A message sent before that
+        # would not reach it (a shuffled run saw it).
+        board.evaluate("""() => { const badge = document.getElementById('connection');
+            let away = false;
+            new MutationObserver(() => { if (badge.dataset.state !== 'online') away = true;
+                                         else if (away) window.__online = true; })
+                .observe(badge, {attributes: true, attributeFilter: ['data-state']});
+            new MutationObserver(() => { if (window.__online) window.__rejoined = true; })
+                .observe(document.getElementById('tables'), {childList: true}); }""")
         srv.stop()
         db = sqlite3.connect(srv.instance / "live.db")
         db.execute("UPDATE event SET at = datetime('now', '-45 seconds')")
@@ -265,6 +275,7 @@ def test_the_teacher_pages_in_a_browser(tmp_path_factory):
         board.evaluate("""() => { const box = document.getElementById('message');
             new MutationObserver(() => { window.__messageTimes = (window.__messageTimes || []).concat(
                 [[box.hidden, performance.now()]]); }).observe(box, {attributes: true, attributeFilter: ['hidden']}); }""")
+        board.wait_for_function("() => window.__rejoined === true")
         fac.get_by_label("Message to every phone").fill("Five minutes left")
         fac.get_by_role("button", name="Send to every phone").click()
         message = board.locator("#message")
