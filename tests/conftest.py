@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 from collections import Counter, defaultdict
 
 import pytest
@@ -26,17 +25,6 @@ def make_app(tmp_path, **overrides):
               "PASSWORD_HASH_METHOD": TEST_HASH_METHOD}
     config.update(overrides)
     return create_app(config)
-
-
-# -------------------------------------------------- how many test processes
-def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml's addopts): one test process more than the machine has
-    cores. Much of the suite waits rather than computes (a browser's next frame, a live
-    server's clock or answer) and the extra process computes meanwhile: on this 2-core
-    machine the whole suite took 921 s of pytest with 3 processes, 1,070 s with 2. No verdict
-    depends on it: the suite is green with a core kept busy (ci-like --busy).
-    PYTEST_XDIST_AUTO_NUM_WORKERS, or -n N, still says otherwise for one run."""
-    return len(os.sched_getaffinity(0)) + 1
 
 
 # -------------------------------------------------- the sweeps' share of the run
