@@ -137,7 +137,9 @@ def walk_the_board(server, browser, game, lang):  # noqa: F811
             page.get_by_text(name).first.wait_for()
     look(boards, game_lang, "lobby", problems)
 
-    start = phones[0].wait_for(lambda v: any(a["type"] == "start" for a in v["actions"]))
+    # The view with every seat in it: one from before the last join is stale once it lands (CI,
+    # war-eo on a busy machine: the start refused).
+    start = phones[0].wait_for(lambda v: len(v["players"]) == seats and any(a["type"] == "start" for a in v["actions"]))
     assert phones[0].call("act", {"version": start["version"], "action": {"type": "start"}})["ok"]
     rng = random.Random(f"layout-{game}")
     played = 0

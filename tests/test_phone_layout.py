@@ -200,7 +200,9 @@ def walk_the_phone(server, browser, game, lang):  # noqa: F811
         bot.join(code, name)
     problems: set[str] = set()
     look(page, game, "lobby", problems)
-    page.wait_for_function("() => window.__view && window.__view.actions.some((a) => a.type === 'start')")
+    # (the view with every seat in it: one from before the last join is stale once it lands)
+    page.wait_for_function("(n) => window.__view && window.__view.players.length === n"
+                           " && window.__view.actions.some((a) => a.type === 'start')", arg=seats)
     assert phone_act(page, phone_view(page), {"type": "start"})["ok"]  # the first to join starts
 
     rng = random.Random(f"phone-{game}")
