@@ -98,7 +98,8 @@ def serve_eventlet(app, host: str, port: int) -> None:
     listener = serving.GuardedListener(listen(host, port), door, sleep=eventlet.sleep)
     pool = serving.CountingPool(eventlet.GreenPool(server_options("eventlet")["max_size"]), door)
     protocol = door_protocol(socketio_path="/socket.io/",  # Flask-SocketIO's, which the app keeps
-                             body_cap=socketio.server.eio.max_http_buffer_size)
+                             body_cap=socketio.server.eio.max_http_buffer_size,
+                             header_seconds=app.config["HEADER_SECONDS"])
     eventlet.wsgi.server(listener, app, log_output=False, custom_pool=pool, protocol=protocol)
 
 
@@ -123,8 +124,8 @@ def listen(host: str, port: int):
     return sock
 
 
-def door_protocol(socketio_path: str, body_cap: int):
-    """eventlet's HTTP protocol with a deadline on each request's line and headers, and
+def door_protocol(socketio_path: str, body_cap: int, header_seconds: float):
+    """eventlet's HTTP protocol with a deadline of header_seconds on each request's line and headers, and
     a 413 for a Socket.IO POST longer than its cap (serving.body_too_large says why)."""
     import socket
 
@@ -140,7 +141,7 @@ def door_protocol(socketio_path: str, body_cap: int):
             # next request counts too, so an idle connection is closed as well.
             self._end_deadline()
             # socket.timeout is what eventlet's server expects of a slow client: it closes quietly.
-            self._deadline = eventlet.Timeout(serving.HEADER_SECONDS, socket.timeout("request headers too slow"))
+            self._deadline = eventlet.Timeout(header_seconds, socket.timeout("request headers too slow"))
             return super()._read_request_line()
 
         def parse_request(self):

@@ -33,6 +33,7 @@
 | PASSWORD_HASH_METHOD    | scrypt (Werkzeug's method string for new password hashes) |
 | PROXY_COUNT             | 0; N: trust N reverse proxies' X-Forwarded-* |
 | CONNECTIONS_PER_ADDRESS | 150 open connections per address (0: no cap; off behind a proxy) |
+| HEADER_SECONDS          | 10 s for a request's line and headers (tests shorten it) |
 | COOKIE_SECURE           | on when PUBLIC_URL is https://, else off |
 | REPORT_JOBS_MAX         | playtest reports with a balance lab made at once: half the cores (at least 1) |
 | LAB_DEFAULT             | 200 computer games per level and setting, the dashboard's balance lab |
@@ -44,7 +45,7 @@ import os
 import secrets
 from pathlib import Path
 
-from app.edge.serving import CONNECTIONS_PER_ADDRESS
+from app.edge.serving import CONNECTIONS_PER_ADDRESS, HEADER_SECONDS
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,6 +121,9 @@ def from_environment() -> dict:
         # Open connections one address may hold at once (app/edge/serving.py says why this number).
         # Behind a proxy every connection is the proxy's: the cap is off and the proxy limits.
         "CONNECTIONS_PER_ADDRESS": int(os.environ.get("CONNECTIONS_PER_ADDRESS") or CONNECTIONS_PER_ADDRESS),
+        # A request's line and headers must be in this soon (app/edge/serving.py says why 10 s);
+        # the tests of the deadline shorten it, rather than wait 10 s a socket.
+        "HEADER_SECONDS": float(os.environ.get("HEADER_SECONDS") or HEADER_SECONDS),
         # None: Secure cookies exactly when PUBLIC_URL is https:// (see secure_cookies).
         "COOKIE_SECURE": _flag(os.environ.get("COOKIE_SECURE")),
         "SESSION_COOKIE_HTTPONLY": True,

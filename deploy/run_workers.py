@@ -72,8 +72,10 @@ def wait_ready(url: str, procs: list[subprocess.Popen], timeout: float = 60.0) -
 
 
 def start_nginx(ports: list[int], listen: int | str, run_dir: Path, sticky: str = "cookie",
-                worker_processes: int | str = 1, per_address: int | None = None) -> subprocess.Popen:
-    """nginx in the foreground (so stopping the process stops it), its files under run_dir."""
+                worker_processes: int | str = 1, per_address: int | None = None,
+                header_seconds: int | None = None) -> subprocess.Popen:
+    """nginx in the foreground (so stopping the process stops it), its files under run_dir.
+    per_address and header_seconds: None keeps nginx_conf's defaults (the tests shorten the deadline)."""
     nginx = find_nginx()
     if nginx is None:
         raise RuntimeError("nginx is not installed")
@@ -84,7 +86,8 @@ def start_nginx(ports: list[int], listen: int | str, run_dir: Path, sticky: str 
         (run_dir / name).mkdir(exist_ok=True)
         (run_dir / name).chmod(0o777)
     conf = run_dir / "nginx.conf"
-    door = {} if per_address is None else {"per_address": per_address}  # None: nginx_conf's default
+    door = {name: value for name, value in (("per_address", per_address), ("header_seconds", header_seconds))
+            if value is not None}
     conf.write_text(standalone_config(ports, listen, str(run_dir), sticky=sticky, worker_processes=worker_processes,
                                       **door))
     check = subprocess.run([nginx, "-t", "-p", str(run_dir), "-c", str(conf), "-e", str(run_dir / "error.log")],

@@ -227,6 +227,8 @@ def test_nginx_config_keeps_the_door_per_visitor_address():
     assert "limit_conn_zone $binary_remote_addr zone=cg_per_address:10m;" in text
     assert "limit_conn cg_per_address 150;" in text
     assert "client_header_timeout 10s;" in text and "client_body_timeout 10s;" in text
+    shorter = nginx_conf.site_config([8001], listen=80, header_seconds=3)  # the live test's, to wait less
+    assert "client_header_timeout 3s;" in shorter and "client_body_timeout 3s;" in shorter
     assert "limit_conn " not in nginx_conf.site_config([8001], listen=80, per_address=0)
     with pytest.raises(ValueError):
         nginx_conf.site_config([8001], listen=80, per_address=-1)

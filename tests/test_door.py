@@ -171,8 +171,10 @@ def _connect(port: int, source: str = "127.0.0.1") -> socket.socket | None:
 def test_slow_headers_do_not_take_the_server_down(tmp_path):
     """Issue 18, item 1: sockets that send a request line and then a header line every
     few seconds, more than the server may open files. They are closed after the header
-    deadline, the server never exits, and then serves pages and sockets again."""
-    server = LiveServer(tmp_path, CONNECTIONS_PER_ADDRESS="1000")  # one address may exhaust the descriptors
+    deadline, the server never exits, and then serves pages and sockets again. The deadline
+    is 4 s here (10 in use: HEADER_SECONDS), still longer than the pause between lines."""
+    server = LiveServer(tmp_path, CONNECTIONS_PER_ADDRESS="1000",  # one address may exhaust the descriptors
+                        HEADER_SECONDS="4")
     server.start(preexec_fn=_limit_open_files(200))
     slow = []
     try:
@@ -289,7 +291,9 @@ def test_a_long_polling_request_engineio_refuses_is_answered_and_leaves_nothing_
     """Like item 2 with a short body: a packet engine.io does not know (`9`), or five
     malformed Socket.IO packets (the fifth closes the session), on a polling session with
     no poll waiting. engine.io's close waited for good for a poll to carry it out."""
-    server = LiveServer(tmp_path)
+    # A connection the client leaves idle between requests is the header deadline's to
+    # close (10 s in use); 3 s here, so the open files come back sooner.
+    server = LiveServer(tmp_path, HEADER_SECONDS="3")
     server.start()
     try:
         _polling_session(server.url)
