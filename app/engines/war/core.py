@@ -21,15 +21,6 @@ def fail(code: str, message: str):
     raise IllegalAction(code, message)
 
 
-def copy_json(x):
-    """A deep copy of plain JSON data."""
-    if isinstance(x, dict):
-        return {k: copy_json(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [copy_json(v) for v in x]
-    return x
-
-
 def rank(s: dict, cid: str) -> int:
     """The printed rank of a card (2..14); Power War's rank changes are powers.py's."""
     return cards.rank_of(s["faces"][cid])

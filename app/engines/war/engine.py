@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import hashlib
 
-from ..contract import Option, Rng, finish_cause, label, log, prompt, resolve_options, strip_label
+from ..contract import Option, Rng, clone, finish_cause, label, log, prompt, resolve_options, strip_label
 from . import cards, control, powers, wager
-from .core import (active, commit, copy_json, fail, is_out, is_seat, knock_out, mark_out, name, names,
+from .core import (active, commit, fail, is_out, is_seat, knock_out, mark_out, name, names,
                    order_out, rank, tied_out, out_key)
 from .rulings import rule
 from .variant import BattleCore, Variant
@@ -810,7 +810,7 @@ def upgrade(state: dict) -> dict:
     nobody has scored points yet (they count only in a points match)."""
     if state.get("version") == VERSION:
         return state
-    s = copy_json(state)
+    s = clone(state)
     if s.get("version") == "war-classic-1":
         s["cycle"] = {"seen": "", "first": s["battle"], "repeats": state["cycle"].get("repeats", 0)}
         s["version"] = "war-classic-2"
@@ -840,7 +840,7 @@ def finish(state: dict, cause: str = "teacher") -> tuple[dict, list[dict]]:
 
 def result(state: dict) -> dict | None:
     """Set once, when the game ends (a copy, so callers cannot change the state)."""
-    return copy_json(state["result"])
+    return clone(state["result"])
 
 
 # --------------------------------------------------------------------------
@@ -946,7 +946,7 @@ def _public(s: dict, owed: list[int], in_play: tuple[Variant, ...]) -> dict:
         "sudden_death": (None if s["sudden"] is None else
                          {"reason": s["sudden"]["reason"], "battles_left": s["sudden"]["left"],
                           "first_battle": s["sudden"]["first_battle"]}),
-        "result": copy_json(s["result"]),
+        "result": clone(s["result"]),
     }
     for v in in_play:
         v.public(s, public)

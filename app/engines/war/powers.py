@@ -43,10 +43,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..contract import join_names, label, log, prompt as make_prompt
+from ..contract import clone, join_names, label, log, prompt as make_prompt
 from ..datafile import read_json, text_problem
 from . import cards, wager
-from .core import active, commit, copy_json, fail, is_out, is_seat, name, rank
+from .core import active, commit, fail, is_out, is_seat, name, rank
 from .rulings import rule
 from .variant import BattleCore, Variant
 from ..text import N_, NP_
@@ -147,7 +147,7 @@ def enabled(mode: str) -> bool:
 
 
 def copy(part: dict) -> dict:
-    return copy_json(part)
+    return clone(part)
 
 
 def _note_once(s: dict, rid: str, **context) -> list[dict]:

@@ -71,11 +71,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..contract import Rng, finish_cause, join_names, label, log, prompt, resolve_options, strip_label
+from ..contract import Rng, clone, finish_cause, join_names, label, log, prompt, resolve_options, strip_label
 from ..datafile import read_json, text_problem
 from . import engine as E
 from . import powers, wager
-from .core import copy_json, fail
+from .core import fail
 from .rulings import rule
 from ..text import N_, NP_
 
@@ -219,7 +219,7 @@ def _copy_run(state: dict) -> dict:
     s = dict(state)
     s["options"] = dict(state["options"])
     s["names"] = list(state["names"])
-    s["run"] = copy_json(state["run"])
+    s["run"] = clone(state["run"])
     return s
 
 
@@ -611,11 +611,11 @@ def progress(s: dict) -> dict:
                     + [RUNS["perks"][p]["title"] for p in st["unlocks"]["perks"]],
                     "state": _stage_state(s, i)}
                    for i, st in enumerate(stages)],
-        "summary": copy_json(run["summary"]),
+        "summary": clone(run["summary"]),
         "history": [{"name": h["name"], "won": h["won"], "battles": h["battles"]} for h in run["history"]],
         "can_enter": run["phase"] == "between" and _needed(_stage(s)) <= run["chips"],
         "needed": _needed(_stage(s)),
-        "result": copy_json(s["result"]),
+        "result": clone(s["result"]),
         "outcome": _outcome(s),
     }
 
@@ -683,7 +683,7 @@ def view(state: dict, viewer) -> dict:
         seen["public"]["run"] = prog
         return seen
     public = {"game": E.KEY, "mode": s["options"]["mode"], "status": s["status"], "run": prog,
-              "result": copy_json(s["result"])}
+              "result": clone(s["result"])}
     private = {} if viewer != 0 else {"seat": 0, "name": s["names"][0]}
     return {"public": public, "private": private, "prompt": _prompt(s, viewer)}
 
