@@ -2,6 +2,8 @@
 the 143 active cards by key, the 5 reference-only cards, and the 21 Environments."""
 from __future__ import annotations
 
+import functools
+
 from . import cards as _cards
 
 CARDS_VERSION, _ACTIVE, REFERENCES = _cards.load_cards()
@@ -27,6 +29,12 @@ DEMO_ENVIRONMENT = next(e["id"] for e in _ENVIRONMENTS if e["name"] == "City")
 
 def card(key: str) -> dict:
     return CARDS[key]
+
+
+@functools.cache
+def synergies(key: str, risk: str) -> tuple[dict, ...]:
+    """The card's synergy effects for one risk (most cards: none)."""
+    return tuple(e for e in CARDS[key].get("effects", ()) if e["op"] == "synergy" and e["risk"] == risk)
 
 
 def public_card(key: str) -> dict:

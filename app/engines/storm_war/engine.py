@@ -308,11 +308,12 @@ def _manage_actions(s: dict, seat: int) -> list[dict]:
             listed.append(label({"type": "sue", "card": cid}, N_("Sue over {card}: discard it, draw 2").format(
                 card=_cname(s, cid))))
     env = content.ENVIRONMENTS[s["env"]]
+    defenses = _defenses(s, seat)
     for risk in RISKS:
         listed.append(label({"type": "challenge", "risk": risk},
                             N_("Challenge {environment}'s {risk} risk ({value}) with your {risk} defense ({defense})")
                             .format(environment=env["name"], risk=RISK_LABEL[risk],
-                                    value=_effective_risk(s, seat, risk), defense=_defense(s, seat, risk))))
+                                    value=_effective_risk(s, seat, risk), defense=defenses[risk])))
     listed.append(label({"type": "skip"}, N_("Skip the challenge: draw 1 and end your turn")))
     return listed
 
@@ -432,37 +433,45 @@ def _play_label(s: dict, c: dict, action: dict) -> str:
 # --------------------------------------------------------------------------
 # Defense and risk
 
-def _synergy(s: dict, seat: int, cid: str, risk: str, extra_ids: list[str]) -> tuple[int, bool]:
-    """A synergy's bonus, and whether it counted thanks to someone else's Jobsite or a donation."""
-    synergies = [e for e in _effects(s, cid) if e["op"] == "synergy" and e["risk"] == risk]
-    total, borrowed = 0, False
-    if not synergies:  # most cards: no need to look round every Jobsite (views ask for each card)
-        return total, borrowed
-    own = set(_jobsite_ids(s, seat))
-    everywhere = [c for p in _seats(s) for c in _jobsite_ids(s, p)] + list(extra_ids)
-    for e in synergies:
-        holders = [c for c in everywhere if c != cid and e["tag"] in _card(s, c).get("tags", [])]
-        if holders:
-            total += e["amount"]
-            borrowed = borrowed or not any(h in own for h in holders)
-    return total, borrowed
+def _defenses(s: dict, seat: int, risks=RISKS, *, resolving: bool = False, out: list | None = None) -> dict:
+    """The challenger's defense in each of `risks`: every card on the Jobsite, synergies,
+    donations and (while resolving) the resolved one-time modifiers. One pass over the
+    cards for every risk: a view shows each Jobsite's three, and views are most of a
+    game's work. A synergy counts when another card anywhere (any Jobsite, a donation)
+    has its tag; `out` gets a ruling when only someone else's card made it count."""
+    ch = s["challenge"] if s["challenge"] and s["challenge"]["seat"] == seat else None
+    donated = list(ch["donations"].values()) if ch else []
+    mine = _jobsite_ids(s, seat)
+    totals = dict.fromkeys(risks, 0)
+    everywhere = None  # every card in play, with its tags: only looked up for a synergy
+    for cid in mine + donated:
+        printed = _card(s, cid)
+        defense = printed.get("defense")
+        if defense:
+            for risk in risks:
+                totals[risk] += defense.get(risk, 0)
+        for risk in risks:
+            bonus, borrowed = 0, False
+            for e in content.synergies(_key(s, cid), risk):  # most cards have none
+                if everywhere is None:
+                    everywhere = [(c, _card(s, c).get("tags", ()))
+                                  for c in [c for p in _seats(s) for c in _jobsite_ids(s, p)] + donated]
+                holders = [c for c, tags in everywhere if c != cid and e["tag"] in tags]
+                if holders:
+                    bonus += e["amount"]
+                    borrowed = borrowed or not any(h in mine for h in holders)
+            totals[risk] += bonus
+            if bonus and borrowed and out is not None:
+                out.append(rule("storm_war.synergy_everywhere", seat=seat, card=_key(s, cid)))
+    if ch and resolving:
+        for risk in risks:
+            totals[risk] += ch["bonus"]
+    return totals
 
 
 def _defense(s: dict, seat: int, risk: str, *, resolving: bool = False, out: list | None = None) -> int:
-    """The challenger's defense in one risk: every card on the Jobsite, synergies,
-    donations and (while resolving) the resolved one-time modifiers."""
-    ch = s["challenge"] if s["challenge"] and s["challenge"]["seat"] == seat else None
-    donated = list(ch["donations"].values()) if ch else []
-    total = 0
-    for cid in _jobsite_ids(s, seat) + donated:
-        total += _card(s, cid).get("defense", {}).get(risk, 0)
-        bonus, borrowed = _synergy(s, seat, cid, risk, donated)
-        total += bonus
-        if bonus and borrowed and out is not None:
-            out.append(rule("storm_war.synergy_everywhere", seat=seat, card=_key(s, cid)))
-    if ch and resolving:
-        total += ch["bonus"]
-    return total
+    """The challenger's defense in one risk (see `_defenses`)."""
+    return _defenses(s, seat, (risk,), resolving=resolving, out=out)[risk]
 
 
 def _effective_risk(s: dict, seat: int, risk: str) -> int:
@@ -1154,7 +1163,7 @@ def _jobsite_view(s: dict, seat: int) -> dict:
             "mentor": [shown(c) for c in j["mentor"]],
             "tools": [dict(shown(slot["id"]), on=slot["on"]) for slot in j["tools"]],
             "limits": _limits(s, seat),
-            "defense": {r: _defense(s, seat, r) for r in RISKS}}
+            "defense": _defenses(s, seat)}
 
 
 # A required discard: from the hand or the BMPs (`why`: the card that asked for it), or

@@ -489,6 +489,9 @@ def test_synergies_see_every_jobsite():
     holder = next(k for k, c in content.CARDS.items() if tag in c.get("tags", []) and c["type"] == "bmp"
                   and k != "rain_garden")
     s = rig(new(), jobsites={0: {"bmp": ["rain_garden"]}, 1: {"bmp": [holder]}}, env=FOREST)
+    # The boards show it before the challenge, in that risk only (views add up every risk at once)
+    shown = E.view(s, "board")["public"]["players"][0]["jobsite"]["defense"]
+    assert shown == {risk: defense("rain_garden", risk) + (risk == "toxic") for risk in content.RISKS}
     s, _ = act(s, 0, type="challenge", risk="toxic")
     s, log = all_pass(s)
     assert s["last"]["defense"] == defense("rain_garden", "toxic") + 1
