@@ -141,7 +141,7 @@ _FP = 12
 def _variants(s: dict) -> tuple[Variant, ...]:
     """The variants that take part in this state, in `VARIANTS` order: looked up by
     which of their state keys are present (a move asks about 25 times)."""
-    present = tuple(key in s for key in _VARIANT_KEYS)
+    present = tuple(map(s.__contains__, _VARIANT_KEYS))  # no generator: this is asked millions of times a sweep
     found = _IN_PLAY.get(present)
     if found is None:
         found = _IN_PLAY[present] = tuple(v for v in VARIANTS if v.in_play(s))
