@@ -47,10 +47,10 @@ inside the game state, so (options, seats, seed, actions) reproduces a game.
 from __future__ import annotations
 
 import pickle
-
-import orjson
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import orjson
 
 MASK64 = (1 << 64) - 1
 
