@@ -132,6 +132,28 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
 
 
+def test_a_tap_begun_before_a_classmate_joins_still_starts_the_game(server, browser):  # noqa: F811
+    """A press and its release can straddle a redraw: Cy joins between them and Ana's lobby is
+    drawn again. The Start button stays the very same element, so the tap is not lost (a tap
+    on a button replaced mid-press lands on no button: the game would not start)."""
+    fac, code = _facilitator_page(server, browser)
+    ana, _ = join_on_phone(browser, server.url, code, "Ana")
+    ben, _ = join_on_phone(browser, server.url, code, "Ben")
+    start = ana.get_by_role("button", name="Deal cards & start")
+    start.wait_for()
+    before = start.bounding_box()
+    ana.mouse.move(before["x"] + before["width"] / 2, before["y"] + before["height"] / 2)
+    ana.mouse.down()
+    cy, _ = join_on_phone(browser, server.url, code, "Cy")
+    ana.locator(".player-list").get_by_text("Cy", exact=True).wait_for()
+    assert start.bounding_box() == before  # the release comes where the press was
+    ana.mouse.up()
+    for page in (ana, ben, cy):
+        page.locator(".deck-button").wait_for()
+    for page in (fac, ana, ben, cy):
+        page.context.close()
+
+
 def _errors(page):
     seen = []
     page.on("pageerror", lambda exc: seen.append(str(exc)))

@@ -2,7 +2,7 @@
 // generic control that offers any labelled action. A game's own module (named
 // by the payload's `ui`, served from static/games/<key>/) draws its game
 // better; a game without one is still fully playable through the generic control.
-import { h, icon, replace, show } from "./dom.js";
+import { h, icon, morph, replace, show } from "./dom.js";
 import { seatName } from "./kit.js";
 import { countdown } from "./countdown.js";
 import { lang, t, tn } from "./i18n.js";
@@ -389,7 +389,7 @@ export function lessonClock(payload) {
 export async function render(root, payload, ctx) {
   lessonClock(payload);
   if (payload.status === "lobby") {
-    replace(root, lobby(payload, ctx));
+    morph(root, lobby(payload, ctx));  // (morph: a tap on Start survives a classmate joining)
     return;
   }
   if (!payload.started) {
