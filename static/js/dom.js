@@ -6,7 +6,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") el.className = value;
     else if (key === "text") el.textContent = value;
-    else if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2), value);
+    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
@@ -17,63 +17,41 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
-// An element's handlers sit behind one listener per event type, so that `morph` can give
-// an element it keeps the handlers of the new element it stands for.
-function listen(el, type, handler) {
-  if (!el.handlers) el.handlers = {};
-  if (!(type in el.handlers)) {
-    el.addEventListener(type, (event) => {
-      const current = el.handlers[type];
-      if (current) current.call(el, event);
-    });
-  }
-  el.handlers[type] = handler;
-}
-
 export function replace(root, ...children) {
   root.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }
 
-// What `replace` does, but by changing the elements already on the page into the new ones
-// (their attributes, text and handlers) wherever the two have the same shape, instead of
-// swapping them. For a screen that a live update redraws while a student may be pressing one
-// of its buttons, the lobby: a press and its release can straddle a redraw (a classmate
-// joins between them), and a button replaced mid-press takes the click with it, so the tap
-// is lost. A button the new content still has stays the very element under the finger.
-// Form fields are replaced, not changed (what was typed into them is not an attribute).
-export function morph(root, ...children) {
-  morphChildren(root, children.flat().filter((c) => c !== null && c !== undefined && c !== false)
-    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c)))));
+// ---- A press is never lost to a redraw ------------------------------------------------
+// A view that arrives between a press and its release redraws the control under the
+// pointer: the release lands on the new element, the click on neither, and the tap is
+// lost (a classmate joined the lobby, another seat moved, auto-play went on). So while a
+// control is pressed, redraws wait: each kind's newest (by its `key`) runs once the
+// release, and the click it makes, are over. Whatever ends a press without a release ends
+// the wait too (a cancelled touch, a long press's menu, the page losing the focus), and
+// the next touch anywhere would.
+const held = new Map();
+let pressing = false;
+
+function releaseHeld() {
+  pressing = false;
+  const waiting = [...held.values()];
+  held.clear();
+  if (waiting.length) setTimeout(() => waiting.forEach((redraw) => redraw()));  // (after the click)
 }
 
-function morphChildren(into, wanted) {
-  wanted.forEach((next, i) => {
-    const have = into.childNodes[i];
-    if (have === next) return;
-    if (!have) into.append(next);
-    else if (sameShape(have, next)) morphNode(have, next);
-    else into.replaceChild(next, have);
-  });
-  while (into.childNodes.length > wanted.length) into.lastChild.remove();
-}
+addEventListener("pointerdown", (event) => {
+  pressing = event.target instanceof Element && Boolean(event.target.closest("button, a[href], summary, label, [role=button]"));
+}, true);
+for (const type of ["pointerup", "pointercancel", "contextmenu", "dragstart"]) addEventListener(type, releaseHeld, true);
+addEventListener("blur", releaseHeld);  // (the window's own: not capturing, so not a control's focus moving)
+document.addEventListener("visibilitychange", releaseHeld);
 
-function sameShape(a, b) {
-  if (a.nodeType !== b.nodeType) return false;
-  if (a.nodeType !== Node.ELEMENT_NODE) return true;
-  return a.tagName === b.tagName && a.className === b.className && a.dataset.focusKey === b.dataset.focusKey &&
-    !/^(INPUT|SELECT|TEXTAREA|FORM)$/.test(a.tagName);
-}
-
-function morphNode(have, next) {
-  if (have.nodeType !== Node.ELEMENT_NODE) {
-    if (have.nodeValue !== next.nodeValue) have.nodeValue = next.nodeValue;
-    return;
-  }
-  for (const { name } of [...have.attributes]) if (!next.hasAttribute(name)) have.removeAttribute(name);
-  for (const { name, value } of next.attributes) if (have.getAttribute(name) !== value) have.setAttribute(name, value);
-  for (const type of Object.keys(have.handlers || {})) have.handlers[type] = null;
-  for (const [type, handler] of Object.entries(next.handlers || {})) listen(have, type, handler);
-  morphChildren(have, [...next.childNodes]);
+// Whether a press is in progress: then `redraw` is kept (the last one given under `key`)
+// to run after it, and the caller draws nothing now.
+export function heldByPress(key, redraw) {
+  if (!pressing) return false;
+  held.set(key, redraw);
+  return true;
 }
 
 export function show(el, visible) {

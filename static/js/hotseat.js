@@ -14,7 +14,7 @@
 // once at a new table, each seat's token moves there as a phone's does, its socket
 // gets the new table's views, and the page follows (its address and stored seats too).
 import { connect, request } from "./net.js";
-import { h, morph, replace, show } from "./dom.js";
+import { h, heldByPress, replace, show } from "./dom.js";
 import { accept, banner, loadedModule, logList, playerList, render, resultText } from "./table.js";
 import { t } from "./i18n.js";
 
@@ -151,6 +151,7 @@ function whoseTurn(top) {
 
 function update() {
   if (stopped || takenOver) return;
+  if (heldByPress(update, update)) return;  // (the lobby's Start, say, stays under the finger: dom.js)
   const top = latest();
   if (!top) return;
   banner(bannerEl, top);
@@ -234,7 +235,7 @@ function drawLobby(top) {
   screen = "lobby";
   const first = seatOf(0) || seats[0];
   const start = first && first.current ? first.current.actions.find((a) => a.type === "start") : null;
-  morph(root, h("section", { class: "card lobby hotseat-lobby", "aria-label": t("Lobby") },  // (see table.js render)
+  replace(root, h("section", { class: "card lobby hotseat-lobby", "aria-label": t("Lobby") },
     h("h1", {}, top.title ? t("{game} on one device", { game: top.title }) : t("Game on one device")),
     h("p", {}, t("The players, in seat order:")),
     playerList(top.players),

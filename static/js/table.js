@@ -2,7 +2,7 @@
 // generic control that offers any labelled action. A game's own module (named
 // by the payload's `ui`, served from static/games/<key>/) draws its game
 // better; a game without one is still fully playable through the generic control.
-import { h, icon, morph, replace, show } from "./dom.js";
+import { h, heldByPress, icon, replace, show } from "./dom.js";
 import { seatName } from "./kit.js";
 import { countdown } from "./countdown.js";
 import { lang, t, tn } from "./i18n.js";
@@ -387,9 +387,11 @@ export function lessonClock(payload) {
 }
 
 export async function render(root, payload, ctx) {
+  // Not under a finger (dom.js heldByPress): drawn once the press is over, from the newest view then.
+  if (heldByPress(root, () => render(root, (ctx.current && ctx.current()) || payload, ctx))) return;
   lessonClock(payload);
   if (payload.status === "lobby") {
-    morph(root, lobby(payload, ctx));  // (morph: a tap on Start survives a classmate joining)
+    replace(root, lobby(payload, ctx));
     return;
   }
   if (!payload.started) {
