@@ -123,23 +123,6 @@ def seen_text(page, text, timeout=30_000):
     page.wait_for_function("text => Boolean((window.__seen || {})[text])", arg=text, timeout=timeout)
 
 
-def click_until(button, done, tries=3, timeout=15_000):
-    """Click `button` until the locator `done` shows. A click can be lost on a loaded
-    machine: the view it was meant for is redrawn between the press and the release
-    (the click then lands on no button), or a timer's change made the move stale (the
-    page says so and has the fresh view). Either way the button is still there, and
-    clicking it again is what a person would do."""
-    for attempt in range(tries):
-        button.click()
-        try:
-            done.wait_for(timeout=timeout)
-            return
-        except Exception as timeout_or_other:
-            from playwright.sync_api import TimeoutError as PlaywrightTimeout
-            if not isinstance(timeout_or_other, PlaywrightTimeout) or attempt == tries - 1 or not button.count():
-                raise
-
-
 # Words of the interface (buttons, headings, status lines) that a screen in another
 # language never shows (tests/test_i18n_browser.py, the layout walks in Spanish).
 ENGLISH_UI_WORDS = ["Reveal", "Battle", "Waiting", "Deck", "cards", "Play again", "Join another game", "won",

@@ -14,7 +14,7 @@ import requests
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from app import i18n
-from browser import (FACILITATOR_PASSWORD, PHONE, browser, click_until, english_words, join_on_phone,  # noqa: F401
+from browser import (FACILITATOR_PASSWORD, PHONE, browser, english_words, join_on_phone,  # noqa: F401
                      no_dialogs, remember_text, seen_text, server, shot)
 from games.water_cycle.test_water_cycle_browser import create_table, crisis_owner, tap
 from live import end_table
@@ -135,7 +135,8 @@ def test_a_spanish_phone_votes_on_a_water_cycle_crisis_beside_an_english_one(ser
     assert ana.locator(".wcc-crisis-name").inner_text().startswith(es(f"Crisis: {english}", "water_cycle"))
 
     # Ben (in English) uses a card and explains; Ana, the only voter, sees the vote in Spanish.
-    click_until(ben.locator(".wcc-card-btn", has_text=re.compile(r"^Use$")).first, ben.locator(".wcc-picked").first)
+    ben.locator(".wcc-card-btn", has_text=re.compile(r"^Use$")).first.click()
+    ben.locator(".wcc-picked").first.wait_for()
     ben.locator("#wcc-explanation").fill("La recolección guarda el agua de lluvia en tanques para la sequía.")
     ben.get_by_role("button", name="Send explanation").click()
     ana.locator(".wcc-vote.down").wait_for()
@@ -154,7 +155,8 @@ def test_a_spanish_phone_votes_on_a_water_cycle_crisis_beside_an_english_one(ser
     verdict = es(f"Ben's answer to the {english}: voted down", "water_cycle")
     tally = es("Vote: 0 up, 1 down", "water_cycle")
     remember_text(ana, tally)
-    click_until(ana.locator(".wcc-vote.down"), ana.locator(".wcc-crisis-result.wrong"))
+    ana.locator(".wcc-vote.down").click()
+    ana.locator(".wcc-crisis-result.wrong").wait_for()
     seen_text(ana, tally)
     result = ana.locator(".wcc-crisis-result").first
     assert verdict in result.inner_text(), result.inner_text()

@@ -14,7 +14,7 @@ import pytest
 
 from app import engines, i18n
 from app.engines.contract import strip_label
-from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, click_until, english_words,  # noqa: F401
+from browser import (ARTIFACTS, FACILITATOR_PASSWORD, PHONE, browser, english_words,  # noqa: F401
                      installed_games, pseudo_server, server, server_speaking, settle, shot)  # noqa: F401  (fixtures)
 from live import LivePhone, by_hand, end_table
 from test_layout import CLIPPED_BY
@@ -253,8 +253,8 @@ def test_the_wizard_demo_header_names_the_computer_in_full(server, browser):  # 
     shot(page, "phone-layout-wizard-demo")
     problems = page.evaluate(CUT) + mouse_words(page)
     # The initiative rolled: both names over their dice and totals.
-    # (A tap can be lost on a loaded machine while the dice are redrawn: tap again, as a student would.)
-    click_until(page.locator(".wiz-thumb .wiz-dice.clickable"), page.locator(".wiz-dice-initiative.rolled").first)
+    page.locator(".wiz-thumb .wiz-dice.clickable").click()  # (not lost if the dice are redrawn meanwhile: dom.js)
+    page.locator(".wiz-dice-initiative.rolled").first.wait_for()
     settle(page)
     shot(page, "phone-layout-wizard-demo-rolled")
     problems += page.evaluate(CUT) + mouse_words(page)

@@ -7,7 +7,7 @@ import re
 import pytest
 import requests
 
-from browser import (ARTIFACTS, FACILITATOR_PASSWORD, browser, click_until, join_on_phone, no_dialogs, remember_text,  # noqa: F401
+from browser import (ARTIFACTS, FACILITATOR_PASSWORD, browser, join_on_phone, no_dialogs, remember_text,  # noqa: F401
                      seen_text, server, shot)
 
 pytestmark = pytest.mark.browser
@@ -86,8 +86,8 @@ def test_a_wager_battle_bets_in_a_war_on_the_phone_and_shows_chips_on_the_board(
     # reveal the next battle before the board's next frame (it draws the newest view once
     # a frame), and Ana's bet would be gone from its screen before it was ever drawn.
     for phone in phones[1:]:
-        click_until(phone.get_by_role("button", name="Turn auto-play off"),
-                    phone.get_by_role("button", name="Turn auto-play on (speed 4)"))
+        phone.get_by_role("button", name="Turn auto-play off").click()
+        phone.get_by_role("button", name="Turn auto-play on (speed 4)").wait_for()
     # The phone's log says so (the board's log gives its room to the chip pot while
     # betting, and the board marks Ana's seat "checked" or "called" instead).
     # The board shows the bet: Ana's seat marked while Ben or Cara has still to bet, or,
