@@ -159,11 +159,15 @@ def shot(page, name, *, screen=False, force=False):
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=scrolls)
 
 
-def join_on_phone(browser, url, code, name):
+def join_on_phone(browser, url, code, name, views=None):
     """A student on a 360-px phone: enter the code on the home page, then a name.
-    Returns (page, dialogs seen)."""
+    `views`, a list: the page's `view` frames are added to it as they arrive, before the
+    page draws them. Returns (page, dialogs seen)."""
     page = browser.new_context(**PHONE).new_page()
     dialogs = no_dialogs(page)
+    if views is not None:
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: views.append(frame)
+                                              if isinstance(frame, str) and frame.startswith('42["view"') else None))
     page.goto(url + "/")
     page.get_by_label("Table code").fill(code.lower())
     page.get_by_role("button", name="Next").click()

@@ -132,22 +132,6 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
 
 
-def _phone_hearing(browser, url, code, name):  # noqa: F811
-    """`join_on_phone`, but the page's views are counted as they arrive (before any drawing):
-    (page, a list of the `view` frames it received)."""
-    page = browser.new_context(**PHONE).new_page()
-    views = []
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda frame: views.append(frame) if isinstance(frame, str) and frame.startswith('42["view"') else None))
-    page.goto(url + "/")
-    page.get_by_label("Table code").fill(code.lower())
-    page.get_by_role("button", name="Next").click()
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Join").click()
-    page.get_by_text("Waiting for players").wait_for()
-    return page, views
-
-
 def _press(page, control):
     """Press the mouse button on `control` and keep it down."""
     box = control.bounding_box()
@@ -171,7 +155,8 @@ def test_a_tap_begun_before_a_classmate_joins_still_starts_the_game(server, brow
     redrawn under the finger (dom.js heldByPress), so the release clicks Start; a lobby drawn
     again mid-press would take the button away and the tap with it (the game never started)."""
     fac, code = _facilitator_page(server, browser)
-    ana, views = _phone_hearing(browser, server.url, code, "Ana")
+    views = []
+    ana, _ = join_on_phone(browser, server.url, code, "Ana", views)
     ben, _ = join_on_phone(browser, server.url, code, "Ben")
     start = ana.get_by_role("button", name="Deal cards & start")
     start.wait_for()
@@ -190,7 +175,8 @@ def test_a_reveal_pressed_while_another_player_reveals_is_not_lost(server, brows
     """The same in play: Ana presses her deck while Ben reveals, and her phone gets the view
     with Ben's card before she lets go. Her reveal still counts: the battle is played."""
     fac, code = _facilitator_page(server, browser)
-    ana, views = _phone_hearing(browser, server.url, code, "Ana")
+    views = []
+    ana, _ = join_on_phone(browser, server.url, code, "Ana", views)
     ben, _ = join_on_phone(browser, server.url, code, "Ben")
     ana.get_by_role("button", name="Deal cards & start").click()
     deck = ana.locator(".deck-button")
