@@ -53,10 +53,11 @@ fi
 # and put in by pip): it installs the test lock in a few seconds where pip took 35 s, on
 # every fresh clone CI tests. Its cache is ~/.cache/uv.
 lock=requirements/${VENV_EXTRAS:-app}.txt
-sum=$(cat pyproject.toml "$lock" requirements/tools.txt | cksum | cut -d' ' -f1)
-stamp="$VENV/.installed-$sum-${VENV_EXTRAS:-base}"
-if [ ! -f "$stamp" ] && ! { [ -z "${VENV_EXTRAS:-}" ] &&
-                           [ -f "$VENV/.installed-$(cat pyproject.toml requirements/test.txt requirements/tools.txt | cksum | cut -d' ' -f1)-test" ]; }; then
+installed() {  # installed LOCK EXTRAS: the stamp an install from that lock leaves in .venv
+  echo "$VENV/.installed-$(cat pyproject.toml "$1" requirements/tools.txt | cksum | cut -d' ' -f1)-$2"
+}
+stamp=$(installed "$lock" "${VENV_EXTRAS:-base}")
+if [ ! -f "$stamp" ] && ! { [ -z "${VENV_EXTRAS:-}" ] && [ -f "$(installed requirements/test.txt test)" ]; }; then
   echo "Installing Classroom Games into $VENV from $lock (first run, or the lock changed)…"
   log="$VENV/install.log"
   uv=("$VENV/bin/python" -m uv pip install --python "$VENV/bin/python" --compile-bytecode)
