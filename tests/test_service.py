@@ -414,6 +414,7 @@ def test_a_database_that_refuses_the_connection_is_an_outage_and_the_move_plays_
     def refused():
         raise service.db.dialect.loaded_dbapi.OperationalError("connection refused")
 
+    service.db.dispose()  # as after a restart: no connection kept from the moves before (MoveSQL on SQLite)
     monkeypatch.setattr(service.db, "raw_connection", refused)
     with pytest.raises(Exception) as down:
         service.act(table.code, 0, before.version, {"type": "reveal"})
