@@ -23,6 +23,11 @@ def dumps_compact(value) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def encoded(value) -> bytes:
+    """`value` as compact JSON, in UTF-8."""
+    return orjson.dumps(value) if orjson is not None else dumps_compact(value).encode()
+
+
 def encoded_parts(values) -> list | None:
     """Each of `values` as JSON (bytes), to digest and then splice into a `Built` payload
     (`Built.splicing`); None without orjson (nothing is spliced then)."""
@@ -34,19 +39,39 @@ class Built(dict):
     was built (a view is encoded once to tell whether it changed), and go into its text
     as they are rather than encoded again. It reads as the dict it is; `text` is the
     JSON of exactly that dict, as long as nobody changes it (nobody does: a payload is
-    sent as built)."""
+    sent as built).
 
-    __slots__ = ("_spliced",)
+    `splicing`: values under `encoded`'s keys are already JSON. `sharing` also takes the
+    fields that every viewer of a change shares (the table's meta) as one JSON object
+    encoded once for all of them, and encodes only each viewer's own fields."""
+
+    __slots__ = ("_spliced", "_head")
 
     @classmethod
     def splicing(cls, payload: dict, encoded: dict[str, bytes]) -> "Built":
         """`payload`, whose values under `encoded`'s keys are the objects those bytes encode."""
         built = cls(payload)
-        built._spliced = encoded
+        built._spliced, built._head = encoded, None
+        return built
+
+    @classmethod
+    def sharing(cls, head: bytes, shared: dict, own: dict, encoded: dict[str, bytes]) -> "Built":
+        """`shared` (encoded as the JSON object `head`) and `own` together, `own`'s values under
+        `encoded`'s keys already JSON. The two dicts share no key."""
+        built = cls(shared)
+        built.update(own)
+        built._spliced, built._head = encoded, (head, own)
         return built
 
     def text(self) -> str:
-        return orjson.dumps({k: (orjson.Fragment(self._spliced[k]) if k in self._spliced else v)
+        spliced = self._spliced
+        if self._head is not None:
+            head, own = self._head
+            tail = orjson.dumps({k: (orjson.Fragment(spliced[k]) if k in spliced else v) for k, v in own.items()})
+            if len(head) <= 2 or len(tail) <= 2:  # "{}": one of them is empty
+                return (tail if len(head) <= 2 else head).decode()
+            return (head[:-1] + b"," + tail[1:]).decode()
+        return orjson.dumps({k: (orjson.Fragment(spliced[k]) if k in spliced else v)
                              for k, v in self.items()}).decode()
 
 
@@ -65,10 +90,22 @@ class packet_json:
     @staticmethod
     def dumps(obj, *args, **kwargs):
         if isinstance(obj, list) and any(isinstance(x, Encoded) for x in obj):
-            return "[" + ",".join(str(x) if isinstance(x, Encoded) else json.dumps(x, *args, **kwargs)
+            return "[" + ",".join(str(x) if isinstance(x, Encoded) else packet_json._plain(x, args, kwargs)
                                   for x in obj) + "]"
         if isinstance(obj, Encoded):
             return str(obj)
+        return packet_json._plain(obj, args, kwargs)
+
+    @staticmethod
+    def _plain(obj, args, kwargs) -> str:
+        # An event's name, an acknowledgement: compact JSON as python-socketio asks for it
+        # (separators=(',', ':')), by orjson at a fraction of json's cost; what orjson
+        # declines (a key that is not text, a number too big) goes the way it always went.
+        if orjson is not None:
+            try:
+                return orjson.dumps(obj).decode()
+            except TypeError:
+                pass
         return json.dumps(obj, *args, **kwargs)
 
     @staticmethod

@@ -151,9 +151,10 @@ class Seat(SQLModel, table=True):
 
 
 class Event(SQLModel, table=True):
+    # The unique (table_id, version) index serves every look-up by table: no index of its own.
     __table_args__ = (UniqueConstraint("table_id", "version"),)
     id: Optional[int] = Field(default=None, primary_key=True)
-    table_id: int = Field(foreign_key="game_table.id", index=True)
+    table_id: int = Field(foreign_key="game_table.id")
     version: int
     # "table" (join, start, lock, kick, move, …: the platform's) or "game"
     # (an engine action, a fired timer included): replay dispatches on this.

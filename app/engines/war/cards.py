@@ -7,6 +7,8 @@ an id tells nobody anything about the face.
 """
 from __future__ import annotations
 
+import functools
+
 from ..contract import Rng
 from ..text import N_
 
@@ -52,8 +54,14 @@ def shuffled_faces(rng: Rng) -> list[str]:
 
 
 def face(faces: dict, cid: str) -> dict:
-    """What a face-up card looks like to a player, without its id."""
-    rank, suit = rank_of(faces[cid]), faces[cid][1]
+    """What a face-up card looks like to a player, without its id (a dict of its own)."""
+    return dict(_face_of(faces[cid]))
+
+
+@functools.cache
+def _face_of(code_: str) -> dict:
+    """A face code's look, worked out once per code (a view shows a dozen cards)."""
+    rank, suit = rank_of(code_), code_[1]
     return {
         "rank": rank,
         "label": rank_label(rank),

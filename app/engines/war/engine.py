@@ -29,6 +29,7 @@ game.py, which is what the platform calls.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from ..contract import Option, Rng, clone, finish_cause, label, log, prompt, resolve_options, strip_label
@@ -307,7 +308,17 @@ def actions(state: dict, viewer) -> list[dict]:
         listed.append(label({"type": "reveal"}, text))
     for v in in_play:
         listed += v.actions(state, viewer)
-    current = state["autoplay"][viewer]
+    listed += _autoplay_actions(state["autoplay"][viewer])
+    for v in in_play:
+        listed += v.controls(state, viewer)
+    return [dict(a, battle=state["battle"]) if a["type"] in BATTLE_MOVES else a for a in listed]
+
+
+@functools.cache
+def _autoplay_actions(current: int) -> tuple[dict, ...]:
+    """The auto-play switches a seat at `current` speed is offered, made once per speed
+    (every view lists them; the lists are read, never changed)."""
+    listed = []
     for sp in SPEEDS:
         if sp == current:
             continue
@@ -315,9 +326,7 @@ def actions(state: dict, viewer) -> list[dict]:
                 N_("Turn auto-play on (speed {speed})").format(speed=sp) if current == 0 else
                 N_("Switch auto-play to speed {speed}").format(speed=sp))
         listed.append(label({"type": "autoplay", "speed": sp}, text))
-    for v in in_play:
-        listed += v.controls(state, viewer)
-    return [dict(a, battle=state["battle"]) if a["type"] in BATTLE_MOVES else a for a in listed]
+    return tuple(listed)
 
 
 def _paused_actions(state: dict, viewer, in_play: tuple[Variant, ...]) -> list[dict] | None:
@@ -846,8 +855,9 @@ def result(state: dict) -> dict | None:
 # --------------------------------------------------------------------------
 # Views, prompts, the bot and auto-play
 
-def _prompt(s: dict, viewer) -> dict:
-    """Who the game waits for and, for this viewer, what is asked, in words."""
+def _prompt(s: dict, viewer, in_play: tuple[Variant, ...] | None = None, owed: list[int] | None = None) -> dict:
+    """Who the game waits for and, for this viewer, what is asked, in words (`in_play`
+    and `owed`: the state's variants and `waiting`, when the caller has them already)."""
     if s["status"] != "playing":
         winners = (s["result"] or {}).get("winners") or []
         if is_seat(s, viewer) and viewer in winners:
@@ -858,14 +868,14 @@ def _prompt(s: dict, viewer) -> dict:
         else:
             text = N_("Game over.")
         return prompt([], text)
-    in_play = _variants(s)
+    in_play = _variants(s) if in_play is None else in_play
     for v in in_play:   # the controls' pause first
         if (paused := v.paused_prompt(s, viewer)) is not None:
             return paused
     for v in in_play:   # a war's bets, a loadout, a counter window
         if (asked := v.prompt(s, viewer)) is not None:
             return asked
-    owed = waiting(s)
+    owed = waiting(s) if owed is None else owed
     war = s["stage"] > 0
     if is_seat(s, viewer) and is_out(s, viewer):
         return prompt(owed, N_("You are out of the game"))
@@ -902,7 +912,7 @@ def views(state: dict, viewers: list) -> dict:
     owed = waiting(s) if s["status"] == "playing" else []
     public = _public(s, owed, in_play)
     return {viewer: {"public": public, "private": _private(s, viewer, owed, in_play) if is_seat(s, viewer) else {},
-                     "prompt": _prompt(s, viewer)} for viewer in viewers}
+                     "prompt": _prompt(s, viewer, in_play, owed)} for viewer in viewers}
 
 
 def _public(s: dict, owed: list[int], in_play: tuple[Variant, ...]) -> dict:

@@ -3,6 +3,7 @@
 and the small helpers for actors and input."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
@@ -165,15 +166,17 @@ class Live:
     again: frozenset = frozenset()
     successor: str | None = None
 
-    @property
+    # A table's game and options never change, so what they decide is looked up once:
+    # a move asks for these a dozen times.
+    @functools.cached_property
     def spec(self):
         return engines.spec(self.game)
 
-    @property
+    @functools.cached_property
     def engine(self):
         return engines.get(self.game)
 
-    @property
+    @functools.cached_property
     def seat_range(self) -> tuple[int, int]:
         """(fewest, most) players of this table, by its options (GameSpec.seat_range)."""
         return self.spec.seat_range(self.options)
@@ -193,7 +196,10 @@ class Live:
         return found
 
     def seat(self, index) -> SeatInfo | None:
-        return next((x for x in self.seats if x.index == index), None)
+        for x in self.seats:  # a handful of seats: a loop beats building an index
+            if x.index == index:
+                return x
+        return None
 
 
 @dataclass

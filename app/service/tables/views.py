@@ -9,6 +9,7 @@ are not built while nobody watches them (`watched`).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Callable
 
@@ -19,6 +20,7 @@ from app.service import student_text
 from app.service.tables import lesson, timers
 from app.service.tables.common import Live, Outcome, again_offered, guided_demo, is_int, people
 from app.service.tables.live import LiveTables
+from app import wire
 from app.wire import Built, dumps_compact, encoded_parts
 from app.engines.text import N_
 
@@ -48,9 +50,15 @@ class Views:
                 "min_seats": live.seat_range[0], "max_seats": live.seat_range[1], "start_label": spec.start_label,
                 "result": live.engine.result(live.state) if live.state is not None else None,
                 "engine_version": live.engine_version, "deadlines": timers.deadlines(live.timers),
-                "ui": {part: (f"/static/{path}" if path else None)
-                       for part, path in vars(spec.ui).items()},
+                "ui": self._ui(spec.ui),
                 **self._after_game(live)}
+
+    @staticmethod
+    @functools.cache
+    def _ui(ui) -> dict:
+        """Where the game's browser modules are (the same for every table of the game:
+        one dict, shared; read it, never change it)."""
+        return {part: (f"/static/{path}" if path else None) for part, path in vars(ui).items()}
 
     @staticmethod
     def _after_game(live: Live) -> dict:
@@ -142,9 +150,10 @@ class Views:
         return viewer
 
     def _payload(self, live: Live, viewer, meta: dict, parts, *, since: int | None,
-                 encoded: list | None = None) -> dict:
+                 encoded: list | None = None, head: bytes | None = None) -> dict:
         """`encoded`: the parts as JSON already (`changed` digests them), spliced into the
-        payload's text (app/wire.py `Built`) when they go out as they are (not translated)."""
+        payload's text (app/wire.py `Built`) when they go out as they are (not translated);
+        `head`: the meta as JSON, encoded once for every viewer of the change."""
         view, actions, moderation = parts
         if since is None:
             entries = [e for e in live.log if entry_visible(e, viewer)]
@@ -157,19 +166,24 @@ class Views:
                     entries.append(e)
             entries.reverse()
         names = self._hidden_names(live, viewer)
-        entries = student_text.redact(entries, student_text.withheld(live.texts, viewer), names)
+        if live.texts:
+            entries = student_text.redact(entries, student_text.withheld(live.texts, viewer), names)
         if names:  # the seat list and the result name the players too
             meta = dict(meta, players=student_text.redact(meta["players"], [], names),
                         result=student_text.redact(meta["result"], [], names))
-        payload = dict(meta, seat=viewer if is_int(viewer) else None, view=view, actions=actions,
-                       log=entries, log_reset=since is None)
+            head = None
+        own = {"seat": viewer if is_int(viewer) else None, "view": view, "actions": actions,
+               "log": entries, "log_reset": since is None}
         if moderation is not None:
-            payload["moderation"] = moderation
-            payload["texts"] = self._texts_for_teacher(live)
+            own["moderation"] = moderation
+            own["texts"] = self._texts_for_teacher(live)
         lang = self.language(live, viewer)
         if encoded is not None and lang == i18n.DEFAULT:
-            return Built.splicing(payload, {"view": encoded[0], "actions": encoded[1]})
-        return i18n.localize_payload(payload, lang, live.game)
+            spliced = {"view": encoded[0], "actions": encoded[1]}
+            if head is not None:
+                return Built.sharing(head, meta, own, spliced)
+            return Built.splicing(dict(meta, **own), spliced)
+        return i18n.localize_payload(dict(meta, **own), lang, live.game)
 
     @staticmethod
     def language(live: Live, viewer) -> str:
@@ -208,8 +222,10 @@ class Views:
         """Every viewer's payload after a change, skipping viewers whose view (and visible
         log) did not change. `force` lists viewers to send in full regardless."""
         meta = self._meta(live)
-        # What every viewer shares, encoded once for all the digests below.
-        shared = dumps_compact({k: v for k, v in meta.items() if k != "version"}).encode()
+        # What every viewer shares, encoded once for all the digests below (without the
+        # version, which changes every time) and, with it, for every payload's text.
+        shared = wire.encoded({k: v for k, v in meta.items() if k != "version"})
+        head = b'{"version":' + str(live.version).encode() + (b"," + shared[1:] if len(shared) > 2 else b"}")
         out = []
         seen_by = []
         for viewer in self.viewers(live):
@@ -247,7 +263,7 @@ class Views:
                 continue
             live.sent[key] = (live.version, seen)
             live.changed_at[viewer] = live.version
-            out.append((key, self._payload(live, viewer, meta, parts, since=since, encoded=encoded)))
+            out.append((key, self._payload(live, viewer, meta, parts, since=since, encoded=encoded, head=head)))
         return out
 
     def view_for(self, code: str, viewer) -> dict:
