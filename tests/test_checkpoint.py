@@ -74,3 +74,62 @@ def test_a_checkpoint_that_fails_is_logged_and_the_next_one_runs(tmp_path, caplo
     assert "WAL checkpoint failed: database is locked" in caplog.text
     now[0] += 5
     assert chores.due() is True  # not stuck "running"
+
+
+def test_a_checkpoint_catches_up_with_moves_made_while_it_copied_so_the_wal_starts_afresh(tmp_path, monkeypatch):
+    """Under a steady stream of moves, a move is always being written while the checkpoint
+    copies: its pages come after what the round copies, so the next move finds the WAL not
+    all copied and appends instead of starting it afresh, and the file grew for good. The
+    checkpoint now runs further rounds until one copies everything before the next move."""
+    from app.store import checkpoint as module
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'busy.db'}", autocheckpoint=False)
+    path = sqlite_path(engine)
+    fill(engine, 1500)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("PRAGMA wal_autocheckpoint=0")  # as the server's connections: only the checkpointer copies
+    real_round = module.checkpoint_round
+    rounds = []
+
+    def a_move_during_the_first_round(conn):
+        if not rounds:  # the move began before the round and commits after it
+            writer.execute("BEGIN IMMEDIATE")
+            writer.execute("UPDATE filler SET body = 'during' WHERE id = 1")
+        rounds.append(real_round(conn))
+        if len(rounds) == 1:
+            writer.execute("COMMIT")
+        return rounds[-1]
+
+    def next_move_then_wal_length() -> int:
+        writer.execute("UPDATE filler SET body = 'next' WHERE id = 1")
+        return real_round(sqlite3.connect(path))[1]
+
+    monkeypatch.setattr(module, "checkpoint_round", a_move_during_the_first_round)
+    monkeypatch.setattr(module, "CATCH_UP_ROUNDS", 1)  # as before: one round only
+    checkpoint(path)
+    assert next_move_then_wal_length() > 1500  # the next move appended to the long WAL
+
+    rounds.clear()
+    monkeypatch.setattr(module, "CATCH_UP_ROUNDS", 20)
+    busy, logged, copied = checkpoint(path)
+    assert busy == 0 and copied == logged and len(rounds) >= 2  # it caught up with the move made meanwhile
+    assert next_move_then_wal_length() <= 4  # so the next move started the WAL afresh
+    with engine.connect() as conn:  # and nothing was lost on the way
+        assert conn.exec_driver_sql("SELECT body FROM filler").scalar() == "next"
+    writer.close()
+    engine.dispose()
+
+
+def test_an_idle_wal_takes_one_round(tmp_path, monkeypatch):
+    """Nothing written since: one round copies it all, a second sees nothing new and stops
+    (the next move starts the WAL afresh by itself)."""
+    from app.store import checkpoint as module
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'idle.db'}", autocheckpoint=False)
+    fill(engine, 600)
+    rounds = []
+    real_round = module.checkpoint_round
+    monkeypatch.setattr(module, "checkpoint_round", lambda conn: rounds.append(real_round(conn)) or rounds[-1])
+    busy, logged, copied = checkpoint(sqlite_path(engine))
+    assert busy == 0 and logged == copied > 600 and len(rounds) == 2
+    engine.dispose()

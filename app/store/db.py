@@ -16,6 +16,8 @@ from sqlmodel import create_engine
 from app.store import models  # noqa: F401  (registers the tables on SQLModel.metadata)
 from app.store.migrations import Outcome, upgrade
 
+WAL_KEEP_BYTES = 64 * 2**20  # the most of its WAL file a served SQLite database keeps on disk
+
 # What the migration at start did, per engine (`flask db upgrade` reports it).
 _started: WeakKeyDictionary = WeakKeyDictionary()
 
@@ -58,6 +60,9 @@ def make_engine(url: str, *, migrate: bool = True, autocheckpoint: bool = True):
             cur.execute("PRAGMA busy_timeout=30000")
             if not autocheckpoint:
                 cur.execute("PRAGMA wal_autocheckpoint=0")
+                # After a burst the checkpointer could not keep up with (app/store/checkpoint.py),
+                # the WAL file gives the disk back when it starts afresh.
+                cur.execute(f"PRAGMA journal_size_limit={WAL_KEEP_BYTES}")
             cur.close()
     else:
         if url.startswith("postgresql://"):
