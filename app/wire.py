@@ -28,10 +28,31 @@ def encoded(value) -> bytes:
     return orjson.dumps(value) if orjson is not None else dumps_compact(value).encode()
 
 
-def encoded_parts(values) -> list | None:
+def encoded_parts(values, memo: dict | None = None) -> list | None:
     """Each of `values` as JSON (bytes), to digest and then splice into a `Built` payload
-    (`Built.splicing`); None without orjson (nothing is spliced then)."""
-    return [orjson.dumps(v) for v in values] if orjson is not None else None
+    (`Built.splicing`); None without orjson (nothing is spliced then).
+
+    `memo`, kept across the viewers of one change: a dict value's own values that are the
+    very objects an earlier viewer's had (a game's `views` share the public part between
+    seats) are encoded once, and spliced into each."""
+    if orjson is None:
+        return None
+    if memo is None:
+        return [orjson.dumps(v) for v in values]
+    return [_with_shared(v, memo) if type(v) is dict else orjson.dumps(v) for v in values]
+
+
+def _with_shared(value: dict, memo: dict) -> bytes:
+    fields = {}
+    for k, v in value.items():
+        if type(v) is dict or type(v) is list:
+            known = memo.get(id(v))
+            if known is None or known[0] is not v:  # (the object, so that its id is not reused meanwhile)
+                known = memo[id(v)] = (v, orjson.dumps(v))
+            fields[k] = orjson.Fragment(known[1])
+        else:
+            fields[k] = v
+    return orjson.dumps(fields)
 
 
 class Built(dict):
