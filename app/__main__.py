@@ -73,23 +73,12 @@ def main(argv=None) -> None:
     # yet, the timers other processes left must still fire and dead processes be noticed.
     services(app).notifier.scheduler.start()
     services(app).presence.start()
-    settle_garbage_collector()
+    serving.settle_garbage_collector()
     if app.config["ASYNC_MODE"] == "eventlet":
         serve_eventlet(app, args.host, args.port)
     else:
         socketio.run(app, host=args.host, port=args.port, use_reloader=False, log_output=False,
                      **server_options(app.config["ASYNC_MODE"]))
-
-
-def settle_garbage_collector() -> None:
-    """What the server made to start (the app, its modules, the engines' card data) lives
-    as long as the process: frozen out of the collector's sight, so that the collections
-    a busy server triggers every few hundred moves no longer walk it all each time (a
-    full collection went from about 60 ms to a few; bench/classroom_load.py --profile)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
 
 
 def server_options(async_mode: str) -> dict:

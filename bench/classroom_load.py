@@ -402,6 +402,9 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
     def on_disconnect(*_args):
         seats.pop(request.sid, None)
 
+    from app.edge.serving import settle_garbage_collector
+
+    settle_garbage_collector()  # as the real server does (app/__main__.py)
     print(f"bare server on 127.0.0.1:{port}, view template {wire_size(template)} bytes", flush=True)
     if not nagle:
         from echo_server import nodelay_listen

@@ -103,7 +103,8 @@ def has_nul(value) -> bool:
     while stack:
         x = stack.pop()
         if isinstance(x, str):
-            if "\x00" in x or _SURROGATE.search(x):
+            # isascii() is a flag CPython keeps: most text skips the search.
+            if "\x00" in x or (not x.isascii() and _SURROGATE.search(x)):
                 return True
         elif isinstance(x, dict):
             stack.extend(x.keys())

@@ -92,12 +92,13 @@ def _answer_in_english(fn, sid: str, payload=None):
     conn = connections.get(sid)
     if conn is None:  # not (or no longer) connected: nothing to answer for
         return fail(ServiceError("not_joined", N_("Connect first.")))
-    if not conn.allow(current_app.config["SOCKET_RATE"], current_app.config["SOCKET_BURST"]):
+    app = current_app._get_current_object()  # once: each look-up through the proxy costs as much as the check
+    if not conn.allow(app.config["SOCKET_RATE"], app.config["SOCKET_BURST"]):
         return fail(ServiceError("rate_limited", TOO_FAST))
     if has_nul(payload):
         return fail(ServiceError("bad_request", N_("A message cannot contain a NUL character or broken Unicode.")))
     try:
-        queue = services().queue_health
+        queue = services(app).queue_health
         if queue is not None and fn.__name__ in CHANGES:  # a move others could not see: refuse it
             queue.check()
         return fn(conn, payload)
@@ -383,7 +384,8 @@ def on_act(conn: Connection, payload):
     if conn.token_hash is None:
         raise ServiceError("not_joined", LET_GO[conn.let_go] if conn.let_go else
                            N_("Join the table (or resume your seat) before playing."))
-    tables, notifier = services().tables, services().notifier
+    parts = services()
+    tables, notifier = parts.tables, parts.notifier
     try:
         outcome = tables.act_as(conn.token_hash, payload["version"], payload["action"])
     except ServiceError as exc:

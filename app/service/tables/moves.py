@@ -98,9 +98,10 @@ class MoveSQL:
                 "timers": dumps_compact(values["timers"]), "next_due_at": values["next_due_at"],
                 "updated_at": self._moment(values["updated_at"]), "id": table_id, "expected": expected}
 
-    def _append_params(self, event: dict) -> dict:
+    def _append_params(self, event: dict, at=None) -> dict:
+        """`at`: the event's moment as the database takes it, when the caller has it already."""
         return dict(event, action=dumps_compact(event["action"]), log=dumps_compact(event["log"]),
-                    at=self._moment(event["at"]))
+                    at=self._moment(event["at"]) if at is None else at)
 
     def swap(self, conn, table_id: int, expected: int, values: dict):
         """The swap inside a caller's SQLAlchemy transaction (a change that also writes seats or notes)."""
@@ -125,7 +126,9 @@ class MoveSQL:
                 if cursor.rowcount != 1:
                     conn.rollback()
                     return False
-                statement, params = self.append_sql, self._append_params(event)
+                # The event's moment is the row's (`Moves.write`): converted once for both.
+                at = params["updated_at"] if event["at"] is values["updated_at"] else None
+                statement, params = self.append_sql, self._append_params(event, at)
                 cursor.execute(statement, params)
                 conn.commit()
                 return True
