@@ -43,8 +43,10 @@ def main() -> None:
     sys.path[0] = os.getcwd()  # the checkout being measured (started with cwd there), not bench/
     stacks: collections.Counter = collections.Counter()
 
+    lines = bool(os.environ.get("SAMPLE_LINES"))
+
     def sample(_signum, frame):
-        stack = []
+        stack = [(frame.f_code.co_filename, frame.f_lineno, "LINE " + frame.f_code.co_name)] if lines else []
         while frame is not None and len(stack) < 80:
             code = frame.f_code
             stack.append((code.co_filename, code.co_firstlineno, code.co_name))
@@ -68,6 +70,8 @@ def main() -> None:
 
         lines = [f"{total} samples of {INTERVAL * 1000:g} ms CPU", "", "inclusive %  function"]
         lines += [f"{100 * n / total:10.1f}  {name(w)}" for w, n in inclusive.most_common(60)]
+        lines += ["", "gc: " + ", ".join(f"gen{g}: {n} collections, {t * 1e3:.0f} ms" for g, (n, t) in sorted(gc_spent.items()))
+                  + f"; full collections (at CPU s, ms): {gc_full}"]
         lines += ["", "self %  function"]
         lines += [f"{100 * n / total:6.1f}  {name(w)}" for w, n in own.most_common(40)]
         if tracemalloc.is_tracing():
@@ -78,8 +82,28 @@ def main() -> None:
                       f":{x.traceback[0].lineno}" for x in stats[:40]]
         with open(out, "w") as f:
             f.write("\n".join(lines) + "\n")
+        if os.environ.get("SAMPLE_STACKS"):  # every stack, for a closer look (pickle)
+            import pickle
+            with open(out + ".stacks", "wb") as f:
+                pickle.dump({tuple(name(w) for w in stack): n for stack, n in stacks.items()}, f)
         os._exit(0)
 
+    import gc
+    import time
+    gc_spent: dict = {}
+    gc_start = [0.0]
+    gc_full: list = []
+
+    def gc_timer(phase, info):
+        if phase == "start":
+            gc_start[0] = time.process_time()
+        else:
+            n, t = gc_spent.get(info["generation"], (0, 0.0))
+            gc_spent[info["generation"]] = (n + 1, t + time.process_time() - gc_start[0])
+            if info["generation"] == 2:
+                gc_full.append((round(time.process_time(), 2), round((time.process_time() - gc_start[0]) * 1e3, 1)))
+
+    gc.callbacks.append(gc_timer)
     if os.environ.get("SAMPLE_MEMORY"):  # where the memory is at the end (slows the server down)
         tracemalloc.start()
     signal.signal(signal.SIGPROF, sample)
