@@ -1389,6 +1389,14 @@ def report(rows: list[dict], args) -> str:
                 cells.append(fmt(row["bare"]["p95"] - row["echo"]["p95"], 1)
                              if "bare" in row and "echo" in row else "–")
             lines.append(f"| {real['phones']} | " + " | ".join(cells) + " |")
+        for row in rows:  # a repeat's real and bare run back to back: their ratio shares the machine's mood
+            real, bare = row.get("real"), row.get("bare")
+            if real and bare and len(real.get("cpu_each", [])) == len(bare.get("cpu_each", [])) > 1:
+                paired = [x / y for x, y in zip(real["cpu_each"], bare["cpu_each"]) if y == y and y > 0]
+                if paired:
+                    lines.append(f"\n{real['phones']} phones, CPU a move real/bare repeat by repeat (each pair run "
+                                 f"back to back): {', '.join(fmt(x, 2) for x in paired)}; median "
+                                 f"{fmt(statistics.median(paired), 2)}")
     elif "bare" in others and "echo" in others:
         lines += ["", "| phones | p95 bare−echo ms | p95 bare/echo |", "|---|---|---|"]
         for row in rows:
@@ -1419,7 +1427,8 @@ def report(rows: list[dict], args) -> str:
         for r in row.values():
             extra = [f"{r['joined']}/{r['phones']} phones seated at {r['tables']} tables",
                      *([f"medians of {len(r['p95_each'])} repeats (p95 each: "
-                        + ", ".join(fmt(x, 1) for x in r["p95_each"]) + " ms)"] if r.get("p95_each") else []),
+                        + ", ".join(fmt(x, 1) for x in r["p95_each"]) + " ms; CPU a move each: "
+                        + ", ".join(fmt(x, 2) for x in r["cpu_each"]) + " ms)"] if r.get("p95_each") else []),
                      f"{r['samples']} latency samples", f"median view {fmt(r['view_size'])} B",
                      f"{r['views']:,} views received",
                      f"other processes {fmt(max(0.0, r['other_cpu']))} % CPU (load average {r['load_avg']:.1f})",
@@ -1678,6 +1687,7 @@ def combine(results: list[dict]) -> dict:
     for key in COUNTERS:
         out[key] = sum((Counter(r[key]) for r in results), Counter())
     out["p95_each"] = [r["p95"] for r in results]
+    out["cpu_each"] = [r["cpu_ms_per_move"] for r in results]
     return out
 
 

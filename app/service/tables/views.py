@@ -88,9 +88,11 @@ class Views:
             view = built if built is not None else \
                 cached[1] if viewer == "board" and cached is not None and cached[0] is live.state \
                 else engine.view(live.state, viewer)
-            view.setdefault("prompt", {"waiting_for": [], "text": ""})
+            if "prompt" not in view:
+                view["prompt"] = {"waiting_for": [], "text": ""}
             names = self._hidden_names(live, viewer)
-            view = student_text.redact(view, student_text.withheld(live.texts, viewer), names)
+            if live.texts:  # (no student text: nothing to withhold or rename)
+                view = student_text.redact(view, student_text.withheld(live.texts, viewer), names)
             actions = [] if live.status != "playing" or live.paused else live.actions(viewer)
             if names:  # "Attack Ana": the label only (the action itself goes back as listed)
                 actions = [dict(a, label=student_text.redact(a["label"], [], names))
