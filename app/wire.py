@@ -23,7 +23,7 @@ def dumps_compact(value) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def encoded(value) -> bytes:
+def json_bytes(value) -> bytes:
     """`value` as compact JSON, in UTF-8."""
     return orjson.dumps(value) if orjson is not None else dumps_compact(value).encode()
 
@@ -66,14 +66,12 @@ class Built(dict):
     fields that every viewer of a change shares (the table's meta) as one JSON object
     encoded once for all of them, and encodes only each viewer's own fields."""
 
-    __slots__ = ("_spliced", "_head")
+    __slots__ = ("_spliced", "_head", "_own")
 
     @classmethod
     def splicing(cls, payload: dict, encoded: dict[str, bytes]) -> "Built":
         """`payload`, whose values under `encoded`'s keys are the objects those bytes encode."""
-        built = cls(payload)
-        built._spliced, built._head = encoded, None
-        return built
+        return cls.sharing(b"{}", {}, payload, encoded)
 
     @classmethod
     def sharing(cls, head: bytes, shared: dict, own: dict, encoded: dict[str, bytes]) -> "Built":
@@ -81,19 +79,15 @@ class Built(dict):
         `encoded`'s keys already JSON. The two dicts share no key."""
         built = cls(shared)
         built.update(own)
-        built._spliced, built._head = encoded, (head, own)
+        built._head, built._own, built._spliced = head, own, encoded
         return built
 
     def text(self) -> str:
-        spliced = self._spliced
-        if self._head is not None:
-            head, own = self._head
-            tail = orjson.dumps({k: (orjson.Fragment(spliced[k]) if k in spliced else v) for k, v in own.items()})
-            if len(head) <= 2 or len(tail) <= 2:  # "{}": one of them is empty
-                return (tail if len(head) <= 2 else head).decode()
-            return (head[:-1] + b"," + tail[1:]).decode()
-        return orjson.dumps({k: (orjson.Fragment(spliced[k]) if k in spliced else v)
-                             for k, v in self.items()}).decode()
+        spliced, head = self._spliced, self._head
+        tail = orjson.dumps({k: (orjson.Fragment(spliced[k]) if k in spliced else v) for k, v in self._own.items()})
+        if len(head) <= 2 or len(tail) <= 2:  # "{}": one of them is empty
+            return (tail if len(head) <= 2 else head).decode()
+        return (head[:-1] + b"," + tail[1:]).decode()
 
 
 class Encoded(str):

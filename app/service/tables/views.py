@@ -19,8 +19,7 @@ from app.service import student_text
 from app.service.tables import lesson, timers
 from app.service.tables.common import Live, Outcome, again_offered, guided_demo, is_int, people
 from app.service.tables.live import LiveTables
-from app import wire
-from app.wire import Built, dumps_compact, encoded_parts
+from app.wire import Built, dumps_compact, encoded_parts, json_bytes
 from app.engines.text import N_
 
 
@@ -225,7 +224,7 @@ class Views:
         meta = self._meta(live)
         # What every viewer shares, encoded once for all the digests below (without the
         # version, which changes every time) and, with it, for every payload's text.
-        shared = wire.encoded({k: v for k, v in meta.items() if k != "version"})
+        shared = json_bytes({k: v for k, v in meta.items() if k != "version"})
         head = b'{"version":' + str(live.version).encode() + (b"," + shared[1:] if len(shared) > 2 else b"}")
         out = []
         seen_by = []
