@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -438,3 +439,77 @@ def test_fixed_deals_depend_on_the_kind_of_table_not_on_what_was_opened_before()
     assert len(set(first)) == 3 and all(0 <= seed < 2 ** 62 for seed in first)
     assert Deals("other").next(*wizard) != first[0]
     assert len({Deals().next(*wizard) for _ in range(3)}) == 3   # no base: random
+
+
+def _reveal_or_fire(service, code: str, seats: range) -> tuple[float | None, float | None]:
+    """One step of a game with a computer seat: a person's reveal when one may, else the
+    computer's due move. Returns the row's due time (before, after)."""
+    row = service.get(code)
+    person = next((p for p in seats if any(a["type"] == "reveal" for a in war.actions(row.state, p))), None)
+    if person is not None:
+        service.act(code, person, row.version, {"type": "reveal"})
+    else:
+        assert service.fire_due(code), "the game waits for the computer, whose move is due"
+    return row.next_due_at, service.get(code).next_due_at
+
+
+def test_the_row_holds_its_timers_next_due_time_whether_or_not_a_move_assigns_it(service, facilitator_id):
+    """A move assigns the row's `next_due_at` only when the due time changes (MoveSQL.move);
+    either way the row says when its timers are next due, as the scheduler of any
+    process reads it: a match clock that play does not move, and a computer's move, due
+    at once, that comes and goes."""
+    from app.service.tables.timers import next_due
+
+    table = service.create_table(facilitator_id, "war", {"length": "3_minutes"})
+    seat_players(service, table.code, ["Ana", "Ben", "Cy"])
+    service.act(table.code, 0, 3, {"type": "start"})
+    service.moderate(facilitator_id, table.code, 4, {"type": "kick", "seat": 2})  # a computer plays Cy
+    kept = changed = 0
+    while kept < 5 or changed < 5:
+        before, after = _reveal_or_fire(service, table.code, range(2))
+        row = service.get(table.code)
+        assert row.next_due_at == next_due(row.timers) is not None
+        kept, changed = kept + (before == after), changed + (before != after)
+    # Another process reads the row, not this one's copy: the computer's move is due there.
+    other = TableService(service.db, bot_delay_scale=0)
+    due = service.get(table.code).next_due_at
+    assert [code for code, _due in other.due_tables(now=due)] == [table.code]
+
+
+def test_a_move_that_keeps_the_due_time_leaves_its_index_alone(tmp_path):
+    """SQLite rewrites an index entry whenever its column is assigned, even to the value it
+    holds: a page more in the WAL, and in the checkpoint's copy, for every move. A move
+    that keeps the table's due time does not touch the `next_due_at` index's page; one
+    that changes it does."""
+    import sqlite3
+    from app.store.db import sqlite_path
+
+    db = make_engine(f"sqlite:///{tmp_path / 'moves.db'}")
+    service = TableService(db, bot_delay_scale=0)
+    facilitator = Accounts(db).add("teacher", "password-123").id
+    table = service.create_table(facilitator, "war", {"length": "3_minutes"})
+    seat_players(service, table.code, ["Ana", "Ben", "Cy"])
+    service.act(table.code, 0, 3, {"type": "start"})
+    service.moderate(facilitator, table.code, 4, {"type": "kick", "seat": 2})
+    path = sqlite_path(db)
+    with sqlite3.connect(path) as conn:
+        index_page, = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'ix_game_table_next_due_at'").fetchone()
+
+    def pages_written(step) -> tuple[set[int], bool]:
+        conn = sqlite3.connect(path)
+        busy, _logged, _copied = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        conn.close()
+        assert busy == 0
+        before, after = step()
+        wal = Path(path + "-wal").read_bytes()
+        page_size = int.from_bytes(wal[8:12], "big")
+        frames = range(32, len(wal), 24 + page_size)  # each frame: its page number first
+        return {int.from_bytes(wal[at:at + 4], "big") for at in frames}, before == after
+
+    kept = changed = 0
+    while kept < 3 or changed < 3:
+        pages, same = pages_written(lambda: _reveal_or_fire(service, table.code, range(2)))
+        assert pages, "the move wrote its pages to the WAL"
+        assert (index_page in pages) is not same
+        kept, changed = kept + same, changed + (not same)
+    db.dispose()

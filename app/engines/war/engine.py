@@ -294,12 +294,12 @@ def _initial_state(options: dict, seats: list[str], faces: dict, decks: list[lis
 def actions(state: dict, viewer) -> list[dict]:
     """A seat's moves, each with a label. The facilitator has none in War (the
     platform's own moderation and `finish` cover it); the board never acts."""
-    if state["status"] != "playing":
-        return []
+    if state["status"] != "playing" or not is_seat(state, viewer):
+        return []  # (asked for the teacher on every move nobody's page watches: kept quick)
     in_play = _variants(state)
     if (paused := _paused_actions(state, viewer, in_play)) is not None:
         return paused
-    if not is_seat(state, viewer) or is_out(state, viewer):
+    if is_out(state, viewer):
         return []
     listed = []
     if viewer in waiting(state):

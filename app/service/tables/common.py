@@ -137,6 +137,9 @@ class Live:
     locked: bool
     paused: bool
     timers: dict
+    # What the row's `next_due_at` holds (as read or last written): a move that leaves it
+    # so does not assign it (Moves.write).
+    next_due_at: float | None
     facilitator_id: int
     demo: bool                                 # a demo or quick start (app/service/demo.py)
     class_id: int | None

@@ -81,7 +81,8 @@ class LiveTables:
             state = engine.upgrade(state)  # a game saved by an earlier engine version plays on
         live = Live(id=table.id, code=table.code, game=table.game, status=table.status, version=table.version,
                     state=state, options=table.options, seed=table.seed, locked=table.locked,
-                    paused=table.paused, timers=dict(table.timers or {}), facilitator_id=table.facilitator_id,
+                    paused=table.paused, timers=dict(table.timers or {}), next_due_at=table.next_due_at,
+                    facilitator_id=table.facilitator_id,
                     demo=bool(table.demo), class_id=table.class_id, class_code=klass.code if klass else None,
                     engine_version=table.engine_version, data_versions=dict(table.data_versions or {}),
                     seats=[SeatInfo(x.id, x.seat_index, x.name, x.token_hash, x.computer, x.kicked, x.language or "")

@@ -149,22 +149,28 @@ class Views:
             return ("seat", live.seat(viewer).token_hash)
         return viewer
 
-    def _payload(self, live: Live, viewer, meta: dict, parts, *, since: int | None,
+    @staticmethod
+    def _entries(live: Live, viewer, since: int | None) -> list:
+        """The log entries `viewer` may see: all the live copy holds (`since` None), or
+        those after version `since`, walked from the newest (a change looks at its own)."""
+        if since is None:
+            return [e for e in live.log if entry_visible(e, viewer)]
+        entries = []
+        for e in reversed(live.log):
+            if e["v"] <= since:
+                break
+            if entry_visible(e, viewer):
+                entries.append(e)
+        entries.reverse()
+        return entries
+
+    def _payload(self, live: Live, viewer, meta: dict, parts, entries: list, *, since: int | None,
                  encoded: list | None = None, head: bytes | None = None) -> dict:
-        """`encoded`: the parts as JSON already (`changed` digests them), spliced into the
+        """`entries`: the log entries it carries (`_entries`: after `since`, or all when None);
+        `encoded`: the parts as JSON already (`changed` digests them), spliced into the
         payload's text (app/wire.py `Built`) when they go out as they are (not translated);
         `head`: the meta as JSON, encoded once for every viewer of the change."""
         view, actions, moderation = parts
-        if since is None:
-            entries = [e for e in live.log if entry_visible(e, viewer)]
-        else:
-            entries = []
-            for e in reversed(live.log):
-                if e["v"] <= since:
-                    break
-                if entry_visible(e, viewer):
-                    entries.append(e)
-            entries.reverse()
         names = self._hidden_names(live, viewer)
         if live.texts:
             entries = student_text.redact(entries, student_text.withheld(live.texts, viewer), names)
@@ -250,20 +256,15 @@ class Views:
             encoded = encoded_parts(parts, memo)  # (view, actions, moderation), encoded once: digested, then spliced
             seen = hash((shared, *encoded) if encoded is not None else (shared, dumps_compact(parts).encode()))
             since = last[0] if last is not None else live.version - 1
-            fresh_log = False
-            for e in reversed(live.log):  # newest first: only the change's own entries are looked at
-                if e["v"] <= since:
-                    break
-                if entry_visible(e, viewer):
-                    fresh_log = True
-                    break
             if viewer in force:
                 since = None
-            elif last is not None and last[1] == seen and not fresh_log:
+            entries = self._entries(live, viewer, since)
+            if since is not None and last is not None and last[1] == seen and not entries:
                 continue
             live.sent[key] = (live.version, seen)
             live.changed_at[viewer] = live.version
-            out.append((key, self._payload(live, viewer, meta, parts, since=since, encoded=encoded, head=head)))
+            out.append((key, self._payload(live, viewer, meta, parts, entries, since=since, encoded=encoded,
+                                           head=head)))
         return out
 
     def view_for(self, code: str, viewer) -> dict:
@@ -274,7 +275,7 @@ class Views:
                 raise ServiceError("not_joined", N_("That seat is not at this table."))
             meta = self._meta(live)
             parts = self.viewer_parts(live, viewer)
-            return self._payload(live, viewer, meta, parts, since=None)
+            return self._payload(live, viewer, meta, parts, self._entries(live, viewer, None), since=None)
 
     def refresh(self, code: str) -> Outcome:
         """The payloads after a change made elsewhere (a join, a class move, a
