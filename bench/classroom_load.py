@@ -367,12 +367,11 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
             broadcast(table)
         return {"ok": True, "seat": seat, "token": token, "table": code}
 
-    @sio.on("act")
-    def on_act(payload=None):
+    def on_act(sid, payload=None, *_args):
         if not isinstance(payload, dict) or not isinstance(payload.get("version"), int) \
                 or not isinstance(payload.get("action"), dict):
             return error("bad_request", "Send {version, action}.")
-        where = seats.get(request.sid)
+        where = seats.get(sid)
         if where is None:
             return error("not_joined", "Join a table first.")
         table, seat = tables[where[0]], where[1]
@@ -397,6 +396,11 @@ def bare_server_main(port: int, template_file: str, table_size: int, skip: list[
             table["status"] = "ended"
         broadcast(table)
         return {"ok": True, "version": table["version"]}
+
+    # Every move arrives here: registered with python-socketio itself, as the real server's
+    # `act` is (app/realtime/handlers.py `light`), without the request context Flask-SocketIO
+    # builds and tears down around each event; the floor needs no app context either.
+    sio.server.on("act", on_act, namespace="/")
 
     @sio.on("disconnect")
     def on_disconnect(*_args):
