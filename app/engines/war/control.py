@@ -124,8 +124,15 @@ def blocked_actions(state: dict, viewer) -> list[dict] | None:
 
 def actions(state: dict, viewer) -> list[dict]:
     """A seat in play may pause its play, and restart when alone with the computers."""
-    text = N_("Pause the game") if alone(state, viewer) else N_("Pause your play")
-    return [label({"type": "hold"}, text)] + _restart(state, viewer)
+    return list(_CONTROLS[alone(state, viewer)])
+
+
+# The controls listed to a seat in play, by whether it is alone with the computers: made
+# once (every seat's actions list them on every move; the lists are read, never changed).
+_CONTROLS = {
+    False: (label({"type": "hold"}, N_("Pause your play")),),
+    True: (label({"type": "hold"}, N_("Pause the game")), label({"type": "restart"}, N_("Restart with a fresh deal"))),
+}
 
 
 def _restart(state: dict, viewer) -> list[dict]:

@@ -183,9 +183,21 @@ def _copy_last(last: dict | None) -> dict | None:
 
 def waiting(s: dict) -> list[int]:
     """The seats that owe a reveal now (none while a variant puts something first, e.g. bets)."""
-    if any(v.blocks_reveals(s) for v in _variants(s)):
-        return []
-    return [p for p in s["participants"] if p not in s["taps"]]
+    for v in _variants(s):  # a loop, not any(): asked for every seat's actions on every move
+        if v.blocks_reveals(s):
+            return []
+    taps = s["taps"]
+    return [p for p in s["participants"] if p not in taps]
+
+
+def _owes(s: dict, seat: int, in_play: tuple[Variant, ...]) -> bool:
+    """`seat in waiting(s)`, without listing the others (`in_play`: the state's variants)."""
+    if seat not in s["participants"] or seat in s["taps"]:
+        return False
+    for v in in_play:
+        if v.blocks_reveals(s):
+            return False
+    return True
 
 
 def seat_of(s: dict, actor) -> int:
@@ -301,17 +313,18 @@ def actions(state: dict, viewer) -> list[dict]:
         return paused
     if is_out(state, viewer):
         return []
+    battle = state["battle"]
     listed = []
-    if viewer in waiting(state):
+    if _owes(state, viewer, in_play):
         text = N_("Reveal your card") if state["stage"] == 0 else \
             N_("Reveal your card (three go face down first)")
-        listed.append(label({"type": "reveal"}, text))
+        listed.append({"type": "reveal", "label": text, "battle": battle})
     for v in in_play:
-        listed += v.actions(state, viewer)
-    listed += _autoplay_actions(state["autoplay"][viewer])
+        listed += [dict(a, battle=battle) if a["type"] in BATTLE_MOVES else a for a in v.actions(state, viewer)]
+    listed += _autoplay_actions(state["autoplay"][viewer])  # never a battle move
     for v in in_play:
-        listed += v.controls(state, viewer)
-    return [dict(a, battle=state["battle"]) if a["type"] in BATTLE_MOVES else a for a in listed]
+        listed += [dict(a, battle=battle) if a["type"] in BATTLE_MOVES else a for a in v.controls(state, viewer)]
+    return listed
 
 
 @functools.cache
