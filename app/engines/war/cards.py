@@ -72,4 +72,4 @@ def _face_of(code_: str) -> dict:
 
 def card_view(faces: dict, cid: str) -> dict:
     """A face-up card that is still on the table: its id may be shown."""
-    return {"id": cid, **face(faces, cid)}
+    return {"id": cid, **_face_of(faces[cid])}  # a dict of its own, as `face` makes

@@ -86,12 +86,21 @@ def held(s: dict) -> list[dict]:
 
 
 def holding(s: dict, seat) -> dict | None:
-    return next((h for h in held(s) if h["seat"] == seat), None)
+    # Loops, not generators: every seat's view and actions ask on every move.
+    for h in s.get("held", ()):
+        if h["seat"] == seat:
+            return h
+    return None
 
 
 def match_held(s: dict) -> bool:
     """A seat alone with the computers holds: the whole match stands still."""
-    return any(alone(s, h["seat"]) for h in held(s))
+    if "computers" not in s:  # nobody is alone with the computers (see `alone`)
+        return False
+    for h in s.get("held", ()):
+        if alone(s, h["seat"]):
+            return True
+    return False
 
 
 def _set_held(s: dict, entries: list[dict]) -> None:

@@ -39,12 +39,16 @@ class Views:
             if student_text.is_name(item) and ref[len(student_text.NAME):].isascii() \
                     and ref[len(student_text.NAME):].isdigit():
                 hidden[int(ref[len(student_text.NAME):])] = item["hidden"]
+        players = []
+        for x in live.seats:
+            player = {"seat": x.index, "name": x.name, "connected": self.connected(x.token_hash), "computer": x.computer}
+            if hidden.get(x.id):
+                player["name_hidden"] = True
+            players.append(player)
         return {"code": live.code, "game": live.game, "title": spec.title, "version": live.version,
                 "status": live.status, "started": live.state is not None, "locked": live.locked,
                 "paused": live.paused, "phone_notes": live.phone_notes, "lesson_minutes": live.lesson_minutes,
-                "players": [dict({"seat": x.index, "name": x.name, "connected": self.connected(x.token_hash),
-                                  "computer": x.computer}, **({"name_hidden": True} if hidden.get(x.id) else {}))
-                            for x in live.seats],
+                "players": players,
                 "min_seats": live.seat_range[0], "max_seats": live.seat_range[1], "start_label": spec.start_label,
                 "result": live.engine.result(live.state) if live.state is not None else None,
                 "engine_version": live.engine_version, "deadlines": timers.deadlines(live.timers),
