@@ -138,14 +138,15 @@ def actions(state: dict, viewer) -> list[dict]:
 
 # The controls listed to a seat in play, by whether it is alone with the computers: made
 # once (every seat's actions list them on every move; the lists are read, never changed).
+_RESTART = label({"type": "restart"}, N_("Restart with a fresh deal"))
 _CONTROLS = {
     False: (label({"type": "hold"}, N_("Pause your play")),),
-    True: (label({"type": "hold"}, N_("Pause the game")), label({"type": "restart"}, N_("Restart with a fresh deal"))),
+    True: (label({"type": "hold"}, N_("Pause the game")), _RESTART),
 }
 
 
 def _restart(state: dict, viewer) -> list[dict]:
-    return [label({"type": "restart"}, N_("Restart with a fresh deal"))] if alone(state, viewer) else []
+    return [_RESTART] if alone(state, viewer) else []
 
 
 def handles(state: dict, seat: int, kind: str) -> bool:

@@ -183,21 +183,22 @@ def _copy_last(last: dict | None) -> dict | None:
 
 def waiting(s: dict) -> list[int]:
     """The seats that owe a reveal now (none while a variant puts something first, e.g. bets)."""
-    for v in _variants(s):  # a loop, not any(): asked for every seat's actions on every move
-        if v.blocks_reveals(s):
-            return []
+    if _reveals_blocked(s, _variants(s)):
+        return []
     taps = s["taps"]
     return [p for p in s["participants"] if p not in taps]
 
 
 def _owes(s: dict, seat: int, in_play: tuple[Variant, ...]) -> bool:
     """`seat in waiting(s)`, without listing the others (`in_play`: the state's variants)."""
-    if seat not in s["participants"] or seat in s["taps"]:
-        return False
-    for v in in_play:
+    return seat in s["participants"] and seat not in s["taps"] and not _reveals_blocked(s, in_play)
+
+
+def _reveals_blocked(s: dict, in_play: tuple[Variant, ...]) -> bool:
+    for v in in_play:  # a loop, not any(): asked for every seat's actions on every move
         if v.blocks_reveals(s):
-            return False
-    return True
+            return True
+    return False
 
 
 def seat_of(s: dict, actor) -> int:
