@@ -7,6 +7,7 @@
     python bench/classroom_load.py --phones 4,100 --seconds 10 --pace 0.2
     python bench/classroom_load.py --servers bare,echo --phones 4 --nagle   # the floor as it was
     python bench/classroom_load.py --servers real --war --phones 4 --real-nodelay   # real, no Nagle
+    python bench/classroom_load.py --war --phones 100 --servers real,bare --real-unwritten   # a ceiling
     python bench/classroom_load.py --phones 500 --scaled 2   # 2 workers, PostgreSQL, Redis, nginx
     python bench/classroom_load.py --phones 500 --only real --profile /tmp/prof   # where the CPU went
 
@@ -50,6 +51,9 @@ shows the same, 3 ms without). `--nagle` brings that back for comparison. The re
 server sets TCP_NODELAY itself (app/__main__.py `listen`, issue 19); a checkout from
 before that (`--server-root`) paid those waits, and `--real-nodelay` starts it through
 bench/sample_server.py with TCP_NODELAY on its listening socket, to show the difference.
+`--real-unwritten` is a ceiling experiment, not a server: the real server with every
+move's transaction skipped (sample_server.py `--unwritten`), so that it persists no move.
+Its CPU a move is the least any work on persistence could bring ours to (issue 19).
 
 With `--scaled N` (see the Servers class): N real workers on a fresh PostgreSQL schema
 (`--pg`) and a private redis-server (`--redis`), PROXY_COUNT=1, behind nginx as
@@ -1019,17 +1023,20 @@ class Servers:
         return Running(url, servers, [nginx], [self.redis_proc] if self.redis_proc else [])
 
     def entry(self, label: str, port: int) -> tuple:
-        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile
-        or --real-nodelay (which runs it with TCP_NODELAY on its listening socket)."""
+        """How the real server starts: `-m app`, or under bench/sample_server.py with --profile,
+        --real-nodelay (which runs it with TCP_NODELAY on its listening socket) or
+        --real-unwritten (which skips every move's transaction: a ceiling, not a server)."""
         nodelay = getattr(self.args, "real_nodelay", False)
-        if not self.args.profile and not nodelay:
+        unwritten = getattr(self.args, "real_unwritten", False)
+        if not self.args.profile and not nodelay and not unwritten:
             return ("-m", "app")
         out = "-"
         if self.args.profile:
             folder = Path(self.args.profile).resolve()
             folder.mkdir(parents=True, exist_ok=True)
             out = str(folder / f"real-{label}-{port}.txt")
-        return (str(Path(__file__).resolve().parent / "sample_server.py"), *(["--nodelay"] if nodelay else []), out)
+        return (str(Path(__file__).resolve().parent / "sample_server.py"), *(["--unwritten"] if unwritten else []),
+                *(["--nodelay"] if nodelay else []), out)
 
     def start_real(self, label: str) -> Running:
         instance = self.tmp / f"real-{label}"
@@ -1418,6 +1425,8 @@ def report(rows: list[dict], args) -> str:
              "sent in it that it accepted. acts/s sent: accepted and refused.",
              "Servers: real = python -m app (SQLite, eventlet" + (", TCP_NODELAY by --real-nodelay" if
                                                                  getattr(args, "real_nodelay", False) else "")
+             + (", MOVES NOT WRITTEN (--real-unwritten: a ceiling experiment, not a server)"
+                if getattr(args, "real_unwritten", False) else "")
              + "); bare = Flask-SocketIO + eventlet, views of the real size, one per seat, War's rounds; "
              "echo = bench/echo_server.py, one tiny view to the table's room per act; peer = boardgame.io "
              "0.50.2 on Node (bench/peer/server.js). The bench's own servers run with TCP_NODELAY"
@@ -1510,6 +1519,10 @@ def parse_args(argv=None):
                         help="run the real server with TCP_NODELAY on its listening socket (through "
                              "bench/sample_server.py, app/ untouched): what Nagle costs a --server-root "
                              "checkout older than app/__main__.py's `listen`, which sets it itself")
+    parser.add_argument("--real-unwritten", action="store_true",
+                        help="a ceiling experiment: run the real server with every move's transaction skipped "
+                             "(through bench/sample_server.py, app/ untouched), so that it persists no move: "
+                             "the least CPU a move any work on persistence could reach")
     parser.add_argument("--scaled", type=int, default=0, metavar="N",
                         help="N workers on PostgreSQL and Redis behind nginx (deploy/), the bare server as N "
                              "processes behind the same nginx; default: one worker on SQLite, no proxy")

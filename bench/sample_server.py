@@ -1,12 +1,18 @@
 """`python -m app …` under a sampling profiler (bench/classroom_load.py --profile).
 
-    python bench/sample_server.py [--nodelay] OUT.txt --host 127.0.0.1 --port 8000
+    python bench/sample_server.py [--unwritten] [--nodelay] OUT.txt --host 127.0.0.1 --port 8000
     python bench/sample_server.py --nodelay - --host 127.0.0.1 --port 8000   # no profile
 
 `--nodelay` (bench/classroom_load.py --real-nodelay) sets TCP_NODELAY on the server's
 listening socket, which its connections inherit, without touching app/: what the real
 server's latencies would be without Nagle's algorithm holding back a view while the
 phone's ACK of the previous one is delayed (bench/echo_server.py). OUT `-` samples nothing.
+
+`--unwritten` (bench/classroom_load.py --real-unwritten) is a ceiling experiment, never a
+way to run a server: a move's transaction (app/service/tables/moves.py `MoveSQL.move`)
+is skipped and reported as written, so the process plays on from its live copies and
+persists no move. What the real server then costs a move is the least that any work on
+persistence could bring it to: how far the CPU aim is from the design (issue 19).
 
 Every 2 ms of the process's CPU time (ITIMER_PROF: an idle server is not sampled) the
 running Python stack is counted (SAMPLE_MEMORY=1: also where the memory is, by
@@ -27,14 +33,39 @@ import tracemalloc
 INTERVAL = 0.002
 
 
+def skip_move_writes() -> None:
+    """`--unwritten`: every move's transaction is skipped and reported as written (the
+    ceiling experiment of the module's docstring). The checkout being measured is
+    imported for it, so eventlet patches first, as app/__main__.py does before any import."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import eventlet
+
+    eventlet.monkey_patch()
+    sys.path[0] = os.getcwd()
+    from app.service.tables.moves import MoveSQL
+
+    def move(self, table_id, expected, values, event, *, due_changed=True) -> bool:
+        return True
+
+    MoveSQL.move = move
+
+
 def main() -> None:
     args = sys.argv[1:]
+    unwritten = "--unwritten" in args[:2]
+    if unwritten:
+        args.remove("--unwritten")
     if args and args[0] == "--nodelay":
         args = args[1:]
         from echo_server import nodelay_listen  # bench/ is sys.path[0]; app/__main__ then monkey-patches
 
         nodelay_listen()
     out = args[0]
+    if unwritten:
+        skip_move_writes()
     sys.argv = ["app"] + args[1:]
     if out == "-":
         sys.path[0] = os.getcwd()
