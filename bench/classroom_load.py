@@ -1405,9 +1405,15 @@ def report(rows: list[dict], args) -> str:
             if real and bare and len(real.get("cpu_each", [])) == len(bare.get("cpu_each", [])) > 1:
                 paired = [x / y for x, y in zip(real["cpu_each"], bare["cpu_each"]) if y == y and y > 0]
                 if paired:
+                    # Pairs of the same code spread by half a ratio on a shared machine: the quartiles
+                    # say how far this run's median may be from the next one's.
+                    spread = ""
+                    if len(paired) >= 4:
+                        low, _mid, high = statistics.quantiles(paired, n=4)
+                        spread = f", quartiles {fmt(low, 2)}-{fmt(high, 2)}"
                     lines.append(f"\n{real['phones']} phones, CPU a move real/bare repeat by repeat (each pair run "
                                  f"back to back): {', '.join(fmt(x, 2) for x in paired)}; median "
-                                 f"{fmt(statistics.median(paired), 2)}")
+                                 f"{fmt(statistics.median(paired), 2)}{spread}")
     elif "bare" in others and "echo" in others:
         lines += ["", "| phones | p95 bare−echo ms | p95 bare/echo |", "|---|---|---|"]
         for row in rows:
