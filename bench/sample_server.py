@@ -36,15 +36,11 @@ INTERVAL = 0.002
 def skip_move_writes() -> None:
     """`--unwritten`: every move's transaction is skipped and reported as written (the
     ceiling experiment of the module's docstring). The checkout being measured is
-    imported for it, so eventlet patches first, as app/__main__.py does before any import."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import eventlet
-
-    eventlet.monkey_patch()
+    imported for it: app/__main__.py first, whose top patches eventlet before anything
+    else is imported (run as __main__ afterwards, it patches again, which changes nothing)."""
     sys.path[0] = os.getcwd()
+    import app.__main__  # noqa: F401 - for its eventlet patching
+
     from app.service.tables.moves import MoveSQL
 
     def move(self, table_id, expected, values, event, *, due_changed=True) -> bool:
