@@ -432,6 +432,48 @@ def test_the_render_worker_script_turns_a_json_job_into_a_pdf(app):
     assert pages(done.stdout) == 1 and "Short [game die]" in text   # the tighter version was used
 
 
+def _run_worker_with(prelude: str, job: dict) -> subprocess.CompletedProcess:
+    """The render worker's `main` as the server runs it, after `prelude` has set a trap
+    (a crash at exit, a crash while rendering) in the same process."""
+    import json
+    import sys
+
+    from app.reports import render_worker
+    script = (f"import atexit, ctypes, os, runpy, signal\n{prelude}\n"
+              f"main = runpy.run_path({render_worker.__file__!r})['main']\n"
+              "globals().get('before_main', lambda worker: None)(main.__globals__)\n"
+              "main()\n")
+    return subprocess.run([sys.executable, "-c", script], input=json.dumps(job).encode(),
+                          capture_output=True, timeout=120)
+
+
+def test_a_crash_in_the_workers_teardown_does_not_lose_a_finished_report(app):
+    """Native finalizers (Pango, fontconfig) once crashed the worker at exit after it had
+    written a whole PDF: the report failed though it was made. The worker now leaves as
+    soon as the PDF is out, so a crash planted in the interpreter's teardown never runs."""
+    from pathlib import Path
+    fonts = str(Path(app.static_folder, "fonts"))
+    done = _run_worker_with("atexit.register(os.kill, os.getpid(), signal.SIGSEGV)",
+                            {"htmls": ["<p>Table 3's debrief</p>"], "font_dir": fonts})
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    assert done.stdout.startswith(b"%PDF") and "Table 3's debrief" in text_of(done.stdout)
+
+
+def test_a_crash_while_rendering_says_where_on_stderr(app):
+    """A crash inside the native libraries fails the report (render_pdf raises with the
+    worker's stderr), and that stderr says where Python was, for whoever reads the log."""
+    from pathlib import Path
+    fonts = str(Path(app.static_folder, "fonts"))
+    prelude = ("def before_main(worker):\n"
+               "    def render_into_a_null_pointer(*args):\n"
+               "        return ctypes.string_at(0)\n"
+               "    worker['render'] = render_into_a_null_pointer\n")
+    done = _run_worker_with(prelude, {"htmls": ["<p>Never drawn</p>"], "font_dir": fonts})
+    err = done.stderr.decode()
+    assert done.returncode == -11 and done.stdout == b""
+    assert "Segmentation fault" in err and "render_into_a_null_pointer" in err, err[-500:]
+
+
 def test_class_learning_adds_up_trivia_per_topic_and_the_most_missed_questions(app, tables, teacher, auth,
                                                                                monkeypatch):
     """The class-wide figures from the games' sections, with sections fixed (a deal is random)."""

@@ -11,7 +11,9 @@ Only the standard library, WeasyPrint and fontTools are imported: no app start-u
 """
 from __future__ import annotations
 
+import faulthandler
 import json
+import os
 import sys
 import unicodedata
 from pathlib import Path
@@ -133,13 +135,20 @@ def render(htmls: list[str], font_dir: str, max_pages: int = 0) -> bytes:
     return document.write_pdf(**options)
 
 
-def main() -> int:
+def main() -> None:
+    # A crash in the native libraries (Pango, HarfBuzz, fontconfig) prints where Python
+    # was on stderr, which render_pdf's error message carries.
+    faulthandler.enable()
     job = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     pdf = render(job["htmls"], job["font_dir"], int(job.get("max_pages") or 0))
     sys.stdout.buffer.write(pdf)
     sys.stdout.buffer.flush()
-    return 0
+    sys.stderr.flush()
+    # The PDF is out: leave without the interpreter's teardown, whose finalizers free
+    # Pango's and fontconfig's objects in no set order and, rarely, crashed the process
+    # (SIGSEGV) after a whole PDF had been written, failing a report that was made.
+    os._exit(0)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
