@@ -88,6 +88,11 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
         assert resolved(battle), f"battle {battle} was not resolved on the board"
     shot(phones[0], "phone-playing")
     shot(board, "board-playing")
+    # While the game runs, the teacher's page keeps the debrief at its foot and explains the
+    # controls that cannot be undone beside them.
+    assert fac.evaluate("document.querySelector('#app').lastElementChild.id") == "reports"
+    assert fac.locator("#reports-ended").is_hidden() and fac.locator("#mod-risky-hint").is_visible()
+    assert fac.get_by_role("button", name="End the game").is_visible()
 
     # Phone 2 reloads mid-game and keeps its seat: no join form, same name, still 3 players.
     phones[1].reload()
@@ -128,6 +133,12 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     shot(phones[0], "phone-ended")
     fac.locator("#table-status", has_text="Status: ended").wait_for()
     fac.locator(".end-screen h2").filter(has_text=ended).wait_for()  # the teacher: the result above the table
+    # What the teacher needs next leads the page: the debrief card, under the title, its
+    # PDF a primary button; the risky group no longer explains controls it lacks.
+    assert fac.evaluate("document.querySelector('.table-head').nextElementSibling.id") == "reports"
+    assert fac.locator("#reports-ended").is_visible()
+    assert fac.locator("#debrief-link").get_attribute("class") == "button primary"
+    assert fac.locator("#mod-risky-hint").is_hidden() and fac.locator("#delete-table").is_visible()
     assert fac.locator(".war-seat").count() == 3
     assert not fac_dialogs and not board_dialogs and not any(dialogs)
 

@@ -146,6 +146,13 @@ def test_the_teachers_play_again_and_the_class_overviews_new_round(server, brows
         for table in first:
             requests.post(f"{server.url}/api/classes/{klass}/end", json={"table": table}, headers=auth,
                           timeout=10).raise_for_status()
+        # A finished table of the class: its debrief leads; with nobody to remove, no game to
+        # end and its data deleted with the class's, the risky group is not shown at all.
+        teacher.goto(f"{server.url}/facilitator/tables/{next(iter(first))}")
+        teacher.locator("#reports-ended").wait_for()
+        teacher.locator("#mod-buttons").get_by_role("button", name="Play again").wait_for()
+        assert teacher.locator("#mod-risky").is_hidden() and teacher.locator("#delete-table").count() == 0
+        assert violations(teacher) == []
         teacher.goto(f"{server.url}/facilitator/classes/{klass}")
         teacher.get_by_role("button", name="Play again for all").wait_for()
         teacher.get_by_role("button", name="New round").wait_for()

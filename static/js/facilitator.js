@@ -43,6 +43,20 @@ function statusText(p) {
   return bits.join(" · ");
 }
 
+// Once a game that was played has ended, the debrief is what the teacher needs next:
+// its card moves from the page's foot to just under the title.
+function showAfterTheGame(p) {
+  const over = p.status === "ended" && Boolean(p.started);
+  const reports = document.getElementById("reports");
+  show(document.getElementById("reports-ended"), over);
+  reports.classList.toggle("after-game", over);
+  const debrief = document.getElementById("debrief-link");
+  debrief.classList.toggle("button", over);
+  debrief.classList.toggle("primary", over);
+  const head = app.querySelector(".table-head");
+  if (over && head.nextElementSibling !== reports) head.after(reports);
+}
+
 socket.on("connect", () => request(socket, "watch", { code, role: "facilitator" }).then((ack) => {
   if (!ack.ok) {
     errorBox.textContent = ack.error.message;
@@ -109,6 +123,12 @@ socket.on("view", (payload) => {
       : null,
     h("div", { class: "button-row" }, ends.map((a) =>
       h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label))));
+  // Its explanation only while there is a player to remove or a game to end; a class's
+  // table, with neither left, shows nothing (its class page deletes the data).
+  const risky = kicks.length + ends.length > 0;
+  show(document.getElementById("mod-risky-hint"), risky);
+  if (app.dataset.inClass) show(document.getElementById("mod-risky"), risky);
+  showAfterTheGame(current);
   // Beside each student's name, one tap hides it from the board and the other phones.
   replace(document.getElementById("mod-players"), ...playerList(current.players, {
     kick: (p) => (p.computer ? null : nameControl(p, tapText)),
