@@ -515,3 +515,22 @@ def test_a_guided_demo_class_seats_every_student_with_the_practice_rival(api, ph
         assert [x["computer"] for x in p.view["players"]] == [False, True]
         assert [a["type"] for a in p.view["actions"]] == ["start"]
     assert ana.act({"type": "start"})["ok"]
+
+
+def test_the_leader_board_ranks_a_tables_winner_above_the_tie_it_broke(api, phone, classes):
+    """Two pairs of War ended by the teacher before a battle: every student holds 26 cards,
+    and each table's winner is who the rule sheet's tie-break (total rank value, ...) names.
+    The leader board across tables agrees with the winner badges: the winners share the
+    first rank, the others the next one, and nobody who lost sits level with a winner."""
+    code = api("post", "/api/classes", {"game": "war", "options": {"mode": "classic"}, "table_size": 2},
+               status=201)["code"]
+    seat_students(phone, code, ["Ana", "Ben", "Cara", "Dan"])
+    for t in api("post", f"/api/classes/{code}/start")["tables"]:
+        api("post", f"/api/classes/{code}/end", {"table": t["code"]})
+    leaders = classes.overview(code)["leaders"]
+    assert len(leaders) == 4 and {e["score"] for e in leaders} == {26}
+    winners = [e for e in leaders if e["winner"]]
+    others = [e for e in leaders if not e["winner"]]
+    assert 2 <= len(winners) <= 4   # a table whose players tie on every tie-break shares the win
+    assert leaders[:len(winners)] == winners and all(e["rank"] == 1 for e in winners)
+    assert all(e["rank"] == len(winners) + 1 for e in others)

@@ -282,7 +282,10 @@ class ClassOverviews:
 
     @staticmethod
     def _leaders(facts_list: list[TableFacts]) -> list[dict]:
-        """Every player with a score, best first, ranked across tables (ties share a rank)."""
+        """Every player with a score, best first, ranked across tables. At the same score a
+        table's winner ranks above a player who did not win (a tie-break of the game's, such
+        as War's rank total when the teacher ends a match, decided it), so the winner badge
+        and the rank never disagree; players equal on both share a rank."""
         entries = []
         for facts in facts_list:
             winners = set(facts.result["winners"]) if facts.result else set()
@@ -293,10 +296,11 @@ class ClassOverviews:
                 entries.append({"name": player["name"], "computer": player["computer"], "table": facts.number,
                                 "score": score["score"], "label": score["label"], "out": score.get("out", False),
                                 "winner": score["seat"] in winners})
-        entries.sort(key=lambda e: (-e["score"], e["table"], e["name"]))
+        entries.sort(key=lambda e: (-e["score"], not e["winner"], e["table"], e["name"]))
         rank = 0
         for i, e in enumerate(entries):
-            if i == 0 or e["score"] != entries[i - 1]["score"]:
+            before = entries[i - 1] if i else None
+            if before is None or (e["score"], e["winner"]) != (before["score"], before["winner"]):
                 rank = i + 1
             e["rank"] = rank
         return entries
