@@ -3,7 +3,7 @@
 // facilitator's messages. Readable from the back of the room.
 import { connect, request } from "./net.js";
 import { h, icon, replace, show } from "./dom.js";
-import { andAll, lessonClock } from "./table.js";
+import { andList, lessonClock } from "./table.js";
 import { t, tn } from "./i18n.js";
 
 const app = document.getElementById("app");
@@ -29,7 +29,7 @@ function tableCard(tb) {
   if (tb.result) {
     line = h("p", { class: "result-line" }, icon("trophy"), " ", tb.result.winners.length
       ? (tb.result.winners.length === 1 ? t("{name} wins", { name: tb.result.winners[0] })
-        : t("{names} share the win", { names: andAll(tb.result.winners) }))
+        : t("{names} share the win", { names: andList(tb.result.winners) }))
       : t("No winner"));
   } else if (tb.turn) {
     line = h("p", { class: "turn-line" }, tb.turn.text);

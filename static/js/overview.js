@@ -7,7 +7,7 @@ import { connect, request } from "./net.js";
 import { h, icon, preserveFocus, replace, show } from "./dom.js";
 import { nameControl, textItem } from "./studenttext.js";
 import { plural } from "./kit.js";
-import { lessonClock } from "./table.js";
+import { andList, lessonClock } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -285,7 +285,7 @@ function tableCard(t, lobbyTargets) {
       h("span", { class: "status-badges" }, statusBits)),
     t.result
       ? h("p", { class: "result-line" }, icon("trophy"), " ", t.result.winners.length
-        ? `${t.result.winners.join(" and ")} ${t.result.winners.length === 1 ? "won" : "share the win"}`
+        ? `${andList(t.result.winners)} ${t.result.winners.length === 1 ? "won" : "share the win"}`
         : "No winner")
       : t.turn ? h("p", { class: "turn-line" }, t.turn.text) : null,
     progressBlock(t),

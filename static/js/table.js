@@ -177,8 +177,8 @@ export function resultText(payload) {
   const you = result.winners.includes(payload.seat);
   const names = result.winners.filter((s) => s !== payload.seat).map((s) => seatName(payload, s));
   if (!result.winners.length) return t("The game is over.");
-  if (you) return names.length ? t("You share the win with {names}!", { names: andAll(names) }) : t("You won!");
-  return names.length === 1 ? t("{name} won!", { name: names[0] }) : t("{names} share the win!", { names: andAll(names) });
+  if (you) return names.length ? t("You share the win with {names}!", { names: andList(names) }) : t("You won!");
+  return names.length === 1 ? t("{name} won!", { name: names[0] }) : t("{names} share the win!", { names: andList(names) });
 }
 
 // Every game's end, on the phone and the board: the winner celebrated and the
@@ -198,15 +198,6 @@ export function endScreen(payload, scoreText = String) {
     })));
 }
 
-// What comes after a game, under every end screen (app/service/tables/rematch.py).
-// The phone: *Play again* (the table deals again, at a new table, once every player
-// still seated has tapped it or the teacher did; the phone follows by itself) and
-// *Join another game*. The board and the teacher's page: how many want to play again.
-// The guided demo ends with an invitation to a real game instead.
-function nearList(names) {
-  return andList(names);
-}
-
 // Names joined in the page's language: "Ana, Ben and Cy" (another language: its own way,
 // Intl.ListFormat; no catalog template, whose bare " and " would match any sentence).
 export function andList(names) {
@@ -214,12 +205,11 @@ export function andList(names) {
   return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-// "Ana and Ben and Cy", as the result line has always said it.
-export function andAll(names) {
-  if (lang() !== "en" && typeof Intl.ListFormat === "function") return new Intl.ListFormat(lang()).format(names);
-  return names.join(" and ");
-}
-
+// What comes after a game, under every end screen (app/service/tables/rematch.py).
+// The phone: *Play again* (the table deals again, at a new table, once every player
+// still seated has tapped it or the teacher did; the phone follows by itself) and
+// *Join another game*. The board and the teacher's page: how many want to play again.
+// The guided demo ends with an invitation to a real game instead.
 export function whatNext(payload, ctx) {
   const phone = ctx.role === "player" && typeof ctx.again === "function";
   if (payload.guided) {
@@ -256,7 +246,7 @@ export function whatNext(payload, ctx) {
       const error = h("p", { class: "error act-error", role: "alert" });
       if (mine) {
         parts.push(h("p", { class: "again-count", role: "status" },
-          t("You are ready. Waiting for {names} ({count}).", { names: nearList(waiting), count })));
+          t("You are ready. Waiting for {names} ({count}).", { names: andList(waiting), count })));
       } else {
         parts.push(h("button", { type: "button", class: "primary big", dataset: { focusKey: "again" },
           onclick: async (event) => {

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import Callable
 
 from app import engines
+from app.engines.contract import join_names
 from app.errors import ServiceError
 from app.service import seating, student_text
 from app.service.classes.common import AWAY_SECONDS, IDLE_SECONDS, LEADERS_ON_BOARD, LINES_MAX, MESSAGE_MAX, \
@@ -21,13 +22,6 @@ from app.service.classes.rows import ClassRows
 from app.service.tables import Live, SeatInfo, TableService, lesson
 from app.store.models import ClassSession, GameTable, Seat, utcnow
 from app.engines.text import N_, NP_
-
-
-def _names(names: list[str]) -> str:
-    """'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
-    if not names:
-        return ""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _minutes(seconds: float) -> str:
@@ -92,7 +86,7 @@ def _stalled_alert(facts: TableFacts) -> list[dict]:
     if not people:
         return []
     return [{"kind": "stalled", "level": "attention", "seats": [p["seat"] for p in people],
-             "text": f"Waiting on {_names([p['name'] for p in people])} for {_seconds(facts.idle_seconds)}"}]
+             "text": f"Waiting on {join_names([p['name'] for p in people])} for {_seconds(facts.idle_seconds)}"}]
 
 
 def _away_alert(facts: TableFacts) -> list[dict]:
@@ -114,7 +108,7 @@ def _finished_alert(facts: TableFacts) -> list[dict]:
     if not winners:
         return [{"kind": "finished", "level": "info", "text": "Finished"}]
     verb = "won" if len(winners) == 1 else "share the win"
-    return [{"kind": "finished", "level": "info", "text": f"Finished: {_names(winners)} {verb}"}]
+    return [{"kind": "finished", "level": "info", "text": f"Finished: {join_names(winners)} {verb}"}]
 
 
 def _waiting_alert(facts: TableFacts) -> list[dict]:
@@ -124,7 +118,7 @@ def _waiting_alert(facts: TableFacts) -> list[dict]:
     if facts.table.status == "lobby" and facts.klass.status == "playing" and students:
         n = len(students)
         return [{"kind": "waiting", "level": "attention",
-                 "text": f"{_names([p['name'] for p in students])} {'is' if n == 1 else 'are'} waiting to start"}]
+                 "text": f"{join_names([p['name'] for p in students])} {'is' if n == 1 else 'are'} waiting to start"}]
     return []
 
 

@@ -16,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 import test_layout as layout
 from browser import FACILITATOR_PASSWORD, browser, join_on_phone, server, shot  # noqa: F401  (fixtures)
 from live import LivePhone
+from app.engines.contract import join_names
 
 pytestmark = pytest.mark.browser
 
@@ -226,6 +227,13 @@ def test_a_crisis_voted_down_by_the_phones_and_accepted_by_the_teacher(server, b
     for page, _errors, width, height, minimum in boards:
         page.locator(".wcc-result h2, .result h2").first.wait_for()
         sizes[("ended", width)] = layout.check_board(page, width, height, minimum, "wcc-ended", [".result h2, .wcc-result h2"])
+    # The headline names the winners as the game's log does ("Ana, Ben and Cara share the win!").
+    final = teacher.wait_for(lambda v: v["status"] == "ended" and v["result"])
+    names = {p["seat"]: p["name"] for p in final["players"]}
+    winners = join_names([names[s] for s in final["result"]["winners"]])
+    headline = f"{winners} won!" if len(final["result"]["winners"]) == 1 else f"{winners} share the win!"
+    for page, *_ in boards:
+        assert page.locator(".result h2, .wcc-result h2").first.inner_text() == headline
     for page, _errors, width, height in phones:
         page.locator(".wcc-result h2, .result h2").first.wait_for()
         layout.check_phone(page, width, height, "wcc-ended", [".wcc-result h2, .result h2"])
