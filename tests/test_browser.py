@@ -93,6 +93,7 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
     assert fac.evaluate("document.querySelector('#app').lastElementChild.id") == "reports"
     assert fac.locator("#reports-ended").is_hidden() and fac.locator("#mod-risky-hint").is_visible()
     assert fac.get_by_role("button", name="End the game").is_visible()
+    assert re.match(r"Playing · 3 players\b", fac.locator("#table-status").inner_text())   # the class overview's words
 
     # Phone 2 reloads mid-game and keeps its seat: no join form, same name, still 3 players.
     phones[1].reload()
@@ -131,7 +132,7 @@ def test_a_class_plays_war_in_the_browser(server, browser):  # noqa: F811
         page.locator(".result h2").filter(has_text=ended).wait_for()
     shot(board, "board-ended")
     shot(phones[0], "phone-ended")
-    fac.locator("#table-status", has_text="Status: ended").wait_for()
+    fac.locator("#table-status", has_text=re.compile(r"^Finished · \d players?")).wait_for()
     fac.locator(".end-screen h2").filter(has_text=ended).wait_for()  # the teacher: the result above the table
     # What the teacher needs next leads the page: the debrief card, under the title, its
     # PDF a primary button; the risky group no longer explains controls it lacks.
@@ -221,7 +222,7 @@ def test_closing_a_table_in_its_lobby_tells_the_phone_without_errors(server, bro
     phone.get_by_text("This table was closed").wait_for()
     assert phone.get_by_text("Waiting for players").count() == 0
     assert phone.get_by_text("This game has ended.").count() == 0  # not both messages at once
-    fac.locator("#table-status", has_text="Status: ended").wait_for()
+    fac.locator("#table-status", has_text=re.compile(r"^Finished · \d players?")).wait_for()
     assert phone_errors == [] and fac_errors == []
 
 

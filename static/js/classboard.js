@@ -3,7 +3,7 @@
 // facilitator's messages. Readable from the back of the room.
 import { connect, request } from "./net.js";
 import { h, icon, replace, show } from "./dom.js";
-import { andList, lessonClock } from "./table.js";
+import { andList, lessonClock, statusName } from "./table.js";
 import { t, tn } from "./i18n.js";
 
 const app = document.getElementById("app");
@@ -14,7 +14,6 @@ const messageBox = document.getElementById("message");
 const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
-const STATUS_TEXT = { lobby: t("Waiting to start"), playing: t("Playing"), ended: t("Finished") };
 
 // The game's own public lines for a table (figures "lines"), e.g. each player's standing.
 function gameLines(table) {
@@ -23,7 +22,7 @@ function gameLines(table) {
 }
 
 function tableCard(tb) {
-  const statusBits = [h("span", { class: `status-badge status-${tb.status}` }, STATUS_TEXT[tb.status] || tb.status)];
+  const statusBits = [h("span", { class: `status-badge status-${tb.status}` }, statusName(tb.status))];
   if (tb.paused) statusBits.push(h("span", { class: "status-badge status-paused" }, t("Paused")));
   let line = null;
   if (tb.result) {

@@ -2,7 +2,8 @@
 // (lock, pause, remove, end) and, separately, the game's own facilitator actions.
 import { connect, request } from "./net.js";
 import { h, replace, show } from "./dom.js";
-import { accept, actionControls, banner, playerList, render } from "./table.js";
+import { accept, actionControls, banner, playerList, render, statusName } from "./table.js";
+import { plural } from "./kit.js";
 import { nameControl, textItem } from "./studenttext.js";
 import { celebrate, won } from "./cheer.js";
 
@@ -34,7 +35,7 @@ function moderate(action) {
 }
 
 function statusText(p) {
-  const bits = [`Status: ${p.status}`, `${p.players.length} player(s)`];
+  const bits = [statusName(p.status), plural(p.players.length, "player")];
   if (p.locked) bits.push("locked");
   if (p.paused) bits.push("paused");
   if (p.again && p.again.offered && p.again.ready.length) {

@@ -7,7 +7,7 @@ import { connect, request } from "./net.js";
 import { h, icon, preserveFocus, replace, show } from "./dom.js";
 import { nameControl, textItem } from "./studenttext.js";
 import { plural } from "./kit.js";
-import { andList, lessonClock } from "./table.js";
+import { andList, lessonClock, statusName } from "./table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -23,7 +23,6 @@ let receivedAt = 0;     // Date.now() when it arrived (idle times count on from 
 const moveChoice = new Map(); // "<table>:<name>" -> chosen target, kept across re-renders
 const socket = connect();
 
-const STATUS_TEXT = { lobby: "Waiting to start", playing: "Playing", ended: "Finished" };
 const ALERT_ICON = { attention: "warning", info: "info" };
 
 // ------------------------------------------------------------------ helpers
@@ -275,7 +274,7 @@ function tableCard(t, lobbyTargets) {
   if (t.can.resume) buttons.push(button("resume", "Resume", () => oneTable(t, "resume")));
   if (t.can.end) buttons.push(button("end", "End", () => oneTable(t, "end", `End ${label} for everyone at it?`), "danger"));
 
-  const statusBits = [h("span", { class: `status-badge status-${t.status}` }, STATUS_TEXT[t.status] || t.status)];
+  const statusBits = [h("span", { class: `status-badge status-${t.status}` }, statusName(t.status))];
   if (t.paused) statusBits.push(h("span", { class: "status-badge status-paused" }, "Paused"));
   if (t.locked) statusBits.push(h("span", { class: "status-badge status-locked" }, "Locked"));
 

@@ -171,6 +171,12 @@ export function banner(el, payload) {
   show(el, Boolean(text));
 }
 
+// A table's status in words: the teacher's table page, the class overview and the class board.
+export function statusName(status) {
+  const names = { lobby: t("Waiting to start"), playing: t("Playing"), ended: t("Finished") };
+  return names[status] || status;
+}
+
 export function resultText(payload) {
   const result = payload.result;
   if (!result) return "";
