@@ -167,7 +167,10 @@ class LivePhone:
             threading.Thread(target=self.call, args=("watch", self.watching), daemon=True).start()
 
     def _resume(self):
-        ack = self.sio.call("resume", {"token": self.token}, timeout=10)
+        try:
+            ack = self.sio.call("resume", {"token": self.token}, timeout=30)  # as `call`: a busy machine's answer
+        except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError):
+            return   # the connection dropped again before the answer: its next connect resumes anew
         if ack.get("ok"):
             self.resumed.set()
 
