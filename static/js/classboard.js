@@ -14,7 +14,6 @@ const messageBox = document.getElementById("message");
 const MESSAGE_MS = 4000; // as long as the phones show it (play.js flash), so board and phones agree
 const socket = connect();
 
-
 // The game's own public lines for a table (figures "lines"), e.g. each player's standing.
 function gameLines(table) {
   return table.lines && table.lines.length

@@ -124,11 +124,11 @@ socket.on("view", (payload) => {
       : null,
     h("div", { class: "button-row" }, ends.map((a) =>
       h("button", { type: "button", class: "danger", onclick: () => moderate(a) }, a.label))));
-  // Its explanation only while there is a player to remove or a game to end; a class's
-  // table, with neither left, shows nothing (its class page deletes the data).
+  // Its explanation only while there is a player to remove or a game to end; the group
+  // itself while it holds anything (a class's table has no Delete: its class page has).
   const risky = kicks.length + ends.length > 0;
   show(document.getElementById("mod-risky-hint"), risky);
-  if (app.dataset.inClass) show(document.getElementById("mod-risky"), risky);
+  show(document.getElementById("mod-risky"), risky || Boolean(document.getElementById("delete-table")));
   showAfterTheGame(current);
   // Beside each student's name, one tap hides it from the board and the other phones.
   replace(document.getElementById("mod-players"), ...playerList(current.players, {

@@ -291,11 +291,10 @@ class ClassOverviews:
                                 "score": score["score"], "label": score["label"], "out": score.get("out", False),
                                 "winner": score["seat"] in winners})
         entries.sort(key=lambda e: (-e["score"], not e["winner"], e["table"], e["name"]))
-        rank = 0
+        rank, last = 0, None
         for i, e in enumerate(entries):
-            before = entries[i - 1] if i else None
-            if before is None or (e["score"], e["winner"]) != (before["score"], before["winner"]):
-                rank = i + 1
+            if (e["score"], e["winner"]) != last:
+                rank, last = i + 1, (e["score"], e["winner"])
             e["rank"] = rank
         return entries
 
